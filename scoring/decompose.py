@@ -1,0 +1,278 @@
+"""One decomposition engine: every way a hand splits into a legal winning shape, and waits.
+
+Shapes (rules.md §1.1): standard (4 sets + pair), seven pairs, thirteen orphans,
+honours-and-knitted (14 singles), knitted straight (9 knitted tiles + 1 set + pair).
+Every decomposition also says which set the winning tile completed (`win_set`); a hand whose
+winning tile could complete different sets yields one decomposition per placement, because
+that choice changes fans (waits, "a pung completed by a discard is exposed").
+
+Speed: the concealed tiles are split suit by suit and each suit's split is cached on its
+9 counts, so a new hand costs a few dictionary look-ups and a small product.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from itertools import permutations, product
+
+from .hand import Hand, Meld, MeldKind
+from .tiles import INDEX, PLAYING, is_terminal_or_honour
+
+
+class SetKind(str, Enum):
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    PAIR = "pair"
+    KNITTED = "knitted"  # the 9 tiles of a knitted straight, standing for three sets
+
+
+class Shape(str, Enum):
+    STANDARD = "standard"
+    SEVEN_PAIRS = "seven_pairs"
+    THIRTEEN_ORPHANS = "thirteen_orphans"
+    HONOURS_KNITTED = "honours_knitted"
+    KNITTED_STRAIGHT = "knitted_straight"
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """One set of a decomposition. `concealed` is about how the tiles were obtained: False
+    for a declared meld (concealed kongs excepted). A pung completed by a discarded winning
+    tile is still `concealed` here; scorers decide that (they know self-drawn or not)."""
+    kind: SetKind
+    tiles: tuple[str, ...]
+    concealed: bool
+    meld: Meld | None = None
+
+    @property
+    def tile(self) -> str:
+        return self.tiles[0]
+
+    @property
+    def is_pung_like(self) -> bool:
+        return self.kind in (SetKind.PUNG, SetKind.KONG)
+
+    def __str__(self) -> str:
+        from .tiles import format_tiles
+        body = format_tiles(self.tiles)
+        return body if self.concealed else f"[{body}]"
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    shape: Shape
+    sets: tuple[TileSet, ...]           # declared melds first, then concealed sets, pair(s) last
+    win_set: int | None = None          # index into sets of the set the winning tile completed
+    singles: tuple[str, ...] = ()       # thirteen orphans / honours-and-knitted: all 14 tiles
+
+
+# --- per-suit splitting -----------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """All multisets of sets ('c' chow, 'p' pung, 'q' pair; local index) covering `counts`
+    exactly, with at most one pair."""
+    out: set[tuple[tuple[str, int], ...]] = set()
+
+    def walk(c: list[int], acc: list[tuple[str, int]], pairs: int) -> None:
+        i = next((k for k, n in enumerate(c) if n), None)
+        if i is None:
+            out.add(tuple(sorted(acc)))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            walk(c, acc + [("p", i)], pairs)
+            c[i] += 3
+        if c[i] >= 2 and pairs == 0:
+            c[i] -= 2
+            walk(c, acc + [("q", i)], 1)
+            c[i] += 2
+        if not honours and i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            walk(c, acc + [("c", i)], pairs)
+            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+
+    if sum(counts) % 3 != 1:  # 3n or 3n+2 tiles only
+        walk(list(counts), [], 0)
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=200_000)
+def _standard_splits(counts: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Splits of 34 counts into sets + exactly one pair (global tile indices)."""
+    per_suit = []
+    for base, honours in ((0, False), (9, False), (18, False), (27, True)):
+        chunk = counts[base:base + (7 if honours else 9)]
+        if not any(chunk):
+            per_suit.append(((),))
+            continue
+        splits = _suit_splits(chunk, honours)
+        if not splits:
+            return ()
+        per_suit.append(tuple(tuple((k, i + base) for k, i in s) for s in splits))
+    result = []
+    for combo in product(*per_suit):
+        sets = tuple(x for part in combo for x in part)
+        if sum(1 for k, _ in sets if k == "q") == 1:
+            result.append(sets)
+    return tuple(result)
+
+
+def _tileset(kind: str, index: int) -> TileSet:
+    t = PLAYING[index]
+    if kind == "c":
+        return TileSet(SetKind.CHOW, (t, PLAYING[index + 1], PLAYING[index + 2]), True)
+    if kind == "p":
+        return TileSet(SetKind.PUNG, (t,) * 3, True)
+    return TileSet(SetKind.PAIR, (t,) * 2, True)
+
+
+def meld_set(meld: Meld) -> TileSet:
+    kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG}.get(meld.kind, SetKind.KONG)
+    return TileSet(kind, meld.tiles, meld.concealed, meld)
+
+
+def _counts(tiles) -> tuple[int, ...]:
+    c = [0] * 34
+    for t in tiles:
+        c[INDEX[t]] += 1
+    return tuple(c)
+
+
+# --- shapes ------------------------------------------------------------------------------
+
+_KNITS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as local indices
+_ORPHANS = tuple(i for i, t in enumerate(PLAYING) if is_terminal_or_honour(t))
+
+
+def _knitted_patterns():
+    """The 6 knitted straights as tuples of 9 global indices."""
+    for perm in permutations(range(3)):
+        yield tuple(18 * 0 + 9 * s + k for s, p in enumerate(perm) for k in _KNITS[p])
+
+
+KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(_knitted_patterns())
+
+
+def _placements(shape: Shape, sets: tuple[TileSet, ...], winning: str | None) -> list[Decomposition]:
+    """One decomposition per distinct concealed set that can hold the winning tile."""
+    if winning is None:
+        return [Decomposition(shape, sets)]
+    seen: set[tuple[SetKind, tuple[str, ...]]] = set()
+    out = []
+    for i, s in enumerate(sets):
+        if s.meld is None and winning in s.tiles and (s.kind, s.tiles) not in seen:
+            seen.add((s.kind, s.tiles))
+            out.append(Decomposition(shape, sets, i))
+    return out
+
+
+def _standard(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
+    declared = tuple(meld_set(m) for m in hand.melds)
+    out = []
+    for split in _standard_splits(closed):
+        sets = declared + tuple(sorted((_tileset(k, i) for k, i in split),
+                                       key=lambda s: (s.kind is SetKind.PAIR, INDEX[s.tile], s.kind.value)))
+        out.extend(_placements(Shape.STANDARD, sets, hand.winning))
+    return out
+
+
+def _seven_pairs(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
+    if hand.melds or any(n % 2 for n in closed):
+        return []
+    sets = tuple(TileSet(SetKind.PAIR, (PLAYING[i],) * 2, True) for i, n in enumerate(closed) for _ in range(n // 2))
+    return _placements(Shape.SEVEN_PAIRS, sets, hand.winning)[:1]
+
+
+def _thirteen_orphans(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
+    if hand.melds or any(closed[i] == 0 for i in _ORPHANS) or sum(closed[i] for i in _ORPHANS) != 14:
+        return []
+    return [Decomposition(Shape.THIRTEEN_ORPHANS, (), None, hand.closed)]
+
+
+def _honours_knitted(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
+    if hand.melds or max(closed) > 1:
+        return []
+    for perm in permutations(range(3)):
+        allowed = {9 * s + k for s, p in enumerate(perm) for k in _KNITS[p]}
+        if all(i in allowed for i in range(27) if closed[i]):
+            return [Decomposition(Shape.HONOURS_KNITTED, (), None, hand.closed)]
+    return []
+
+
+def _knitted_straight(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
+    if len(hand.melds) > 1:
+        return []
+    out = []
+    declared = tuple(meld_set(m) for m in hand.melds)
+    for pattern in KNITTED_STRAIGHTS:
+        if any(closed[i] == 0 for i in pattern):
+            continue
+        rest = list(closed)
+        for i in pattern:
+            rest[i] -= 1
+        knitted = TileSet(SetKind.KNITTED, tuple(PLAYING[i] for i in sorted(pattern)), True)
+        for split in _standard_splits(tuple(rest)):
+            sets = declared + (knitted,) + tuple(_tileset(k, i) for k, i in sorted(split, key=lambda x: x[0] == "q"))
+            out.extend(_placements(Shape.KNITTED_STRAIGHT, sets, hand.winning))
+    return out
+
+
+SHAPES = (_standard, _seven_pairs, _thirteen_orphans, _honours_knitted, _knitted_straight)
+
+
+def decompositions(hand: Hand) -> list[Decomposition]:
+    """Every decomposition of a 14-tile hand (an empty list: the hand is not complete).
+    For a 13-tile hand (no winning tile) the list is empty."""
+    if hand.winning is None:
+        return []
+    closed = _counts(hand.closed)
+    return [d for shape in SHAPES for d in shape(hand, closed)]
+
+
+@lru_cache(maxsize=200_000)
+def _complete(closed: tuple[int, ...], n_melds: int) -> bool:
+    if _standard_splits(closed):
+        return True
+    if n_melds == 0:
+        if all(n in (0, 2, 4) for n in closed):
+            return True
+        if all(closed[i] for i in _ORPHANS) and sum(closed[i] for i in _ORPHANS) == 14:
+            return True
+        if max(closed) == 1:
+            for perm in permutations(range(3)):
+                allowed = {9 * s + k for s, p in enumerate(perm) for k in _KNITS[p]}
+                if all(i in allowed for i in range(27) if closed[i]):
+                    return True
+    if n_melds <= 1:
+        for pattern in KNITTED_STRAIGHTS:
+            if all(closed[i] for i in pattern):
+                rest = list(closed)
+                for i in pattern:
+                    rest[i] -= 1
+                if _standard_splits(tuple(rest)):
+                    return True
+    return False
+
+
+def is_complete(hand: Hand) -> bool:
+    return hand.winning is not None and _complete(_counts(hand.closed), len(hand.melds))
+
+
+def waits(hand: Hand) -> tuple[str, ...]:
+    """Tile kinds that complete a 13-tile hand (any shape). A kind of which the hand already
+    holds all four copies (concealed or in melds) is not a wait (rules.md §1.2)."""
+    base = hand.without_winning() if hand.winning else hand
+    closed = list(_counts(base.closed))
+    held = base.counts()
+    out = []
+    for i, code in enumerate(PLAYING):
+        if held[i] >= 4:
+            continue
+        closed[i] += 1
+        if _complete(tuple(closed), len(base.melds)):
+            out.append(code)
+        closed[i] -= 1
+    return tuple(out)
