@@ -1,0 +1,41 @@
+"""The photo-to-tiles pipeline, the overlay and the pass-through refiner, on a stub model."""
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image
+
+from vision.detector import Detections
+from vision.draw import DOUBTFUL_RGB, draw_detections
+from vision.pipeline import TileReader
+from vision.refine import PassThrough, default_refiner
+from vision_onnx_stub import write_stub_model
+
+# e2e rows in a 64x64 input: one tile at input (16..32, 24..40).
+ONE_TILE = np.array([[[16, 24, 32, 40, 0.9, 1]]], np.float32)
+
+
+def test_reader_maps_boxes_to_full_resolution_of_a_draft_decoded_jpeg(tmp_path):
+    model = write_stub_model(tmp_path / "stub.onnx", ONE_TILE, imgsz=(64, 64))
+    photo = tmp_path / "wide.jpg"
+    Image.new("RGB", (1024, 512), (90, 90, 90)).save(photo, quality=90)
+    reading = TileReader(model).read(photo)
+    assert (reading.photo.width, reading.photo.height) == (1024, 512)
+    assert reading.photo.rgb.shape[1] < 1024  # decoded at reduced scale
+    # input 64 <- image 1024: scale 1/16, pad 16 rows: box x 256..512, y 128..384
+    np.testing.assert_allclose(reading.detections.xyxy, [[256, 128, 512, 384]], atol=1e-3)
+    assert reading.detections.codes == ["b"] and reading.seconds > 0
+
+
+def test_overlay_marks_doubtful_tiles_and_leaves_the_photo_alone():
+    rgb = np.zeros((100, 100, 3), np.uint8)
+    found = Detections([[10, 30, 40, 90]], [0], [0.3], ["a"])
+    drawn = draw_detections(rgb, found, low_confidence=0.5)
+    assert rgb.max() == 0 and drawn.shape == rgb.shape
+    assert (drawn[60, 10] == DOUBTFUL_RGB).all()
+
+
+def test_refiner_defaults_to_pass_through(tmp_path):
+    found = Detections([[0, 0, 1, 1]], [0], [0.5], ["a"])
+    refiner = default_refiner(tmp_path / "absent.onnx")
+    assert isinstance(refiner, PassThrough)
+    assert refiner.refine(np.zeros((2, 2, 3), np.uint8), found) is found

@@ -1,0 +1,255 @@
+"""The tile detector at run time: an ONNX session, letterbox, output decoding, NMS.
+
+`Detections` is the boundary type (design.md): three arrays in photo pixels plus the class
+names. `Detector` loads an ONNX file once (onnxruntime on the CPU, one intra-op thread per
+core) and reads `names` and `imgsz` from the model's metadata, as ultralytics writes them.
+Both output layouts are decoded: raw `(1, 4+nc, N)` (cx, cy, w, h, one score per class) and
+end-to-end `(1, N, 6)` (x1, y1, x2, y2, score, class). NMS is `cv2.dnn.NMSBoxes`; the
+class-aware variant offsets each class's boxes so that classes never overlap.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MODEL_PATH = Path(os.environ.get("MAHJONG_LENS_MODEL", REPO_ROOT / "models" / "detector.onnx"))
+LETTERBOX_FILL = 114  # ultralytics pads with this grey; training saw it
+MAX_DETECTIONS = 300
+
+
+@dataclass(frozen=True)
+class Detections:
+    """Detected tiles: xyxy (N, 4) float32 photo pixels, class_id (N,) int64, confidence (N,)."""
+
+    xyxy: np.ndarray
+    class_id: np.ndarray
+    confidence: np.ndarray
+    names: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        xyxy = np.asarray(self.xyxy, dtype=np.float32)
+        if xyxy.size == 0:
+            xyxy = xyxy.reshape(0, 4)
+        class_id = np.asarray(self.class_id).reshape(-1)
+        confidence = np.asarray(self.confidence, dtype=np.float32).reshape(-1)
+        names = tuple(self.names)
+        if xyxy.ndim != 2 or xyxy.shape[1] != 4:
+            raise ValueError(f"Detections.xyxy: expected shape (N, 4), got {xyxy.shape}")
+        n = len(xyxy)
+        if class_id.shape != (n,) or confidence.shape != (n,):
+            raise ValueError(f"Detections: expected class_id and confidence of shape ({n},), "
+                             f"got {class_id.shape} and {confidence.shape}")
+        if n and not np.issubdtype(class_id.dtype, np.integer):
+            if not np.all(np.equal(np.mod(class_id, 1), 0)):
+                raise ValueError(f"Detections.class_id: expected integers, got {class_id.dtype}")
+        class_id = class_id.astype(np.int64)
+        if not names or not all(isinstance(name, str) and name for name in names):
+            raise ValueError(f"Detections.names: expected non-empty strings, got {names!r}")
+        if n and (class_id.min() < 0 or class_id.max() >= len(names)):
+            raise ValueError(f"Detections.class_id: expected 0..{len(names) - 1}, got "
+                             f"{class_id.min()}..{class_id.max()}")
+        if not np.all(np.isfinite(xyxy)):
+            raise ValueError("Detections.xyxy: expected finite coordinates")
+        if n and np.any(xyxy[:, 2:] < xyxy[:, :2]):
+            raise ValueError("Detections.xyxy: expected x2 >= x1 and y2 >= y1")
+        if n and (not np.all(np.isfinite(confidence)) or confidence.min() < 0
+                  or confidence.max() > 1):
+            raise ValueError(f"Detections.confidence: expected values in [0, 1], got "
+                             f"{confidence.min()}..{confidence.max()}")
+        for field, value in (("xyxy", xyxy), ("class_id", class_id),
+                             ("confidence", confidence)):
+            value = value.copy()
+            value.setflags(write=False)  # frozen means frozen, arrays included
+            object.__setattr__(self, field, value)
+        object.__setattr__(self, "names", names)
+
+    @classmethod
+    def empty(cls, names: Sequence[str]) -> "Detections":
+        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.int64),
+                   np.zeros(0, np.float32), tuple(names))
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    @property
+    def codes(self) -> list[str]:
+        """Class name of each detection, in order."""
+        return [self.names[i] for i in self.class_id]
+
+    def select(self, index: np.ndarray) -> "Detections":
+        """The detections at `index` (a boolean mask or integer indices)."""
+        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
+                          self.names)
+
+    def scaled(self, sx: float, sy: float) -> "Detections":
+        """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""
+        return Detections(self.xyxy * np.array([sx, sy, sx, sy], np.float32), self.class_id,
+                          self.confidence, self.names)
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the square model input: input = image * scale + pad."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+
+    def to_image(self, xyxy: np.ndarray, width: int, height: int) -> np.ndarray:
+        """Map boxes in model-input pixels back to image pixels, clipped to the image."""
+        out = (xyxy - np.array([self.pad_x, self.pad_y] * 2, np.float32)) / self.scale
+        out[:, [0, 2]] = np.clip(out[:, [0, 2]], 0, width)
+        out[:, [1, 3]] = np.clip(out[:, [1, 3]], 0, height)
+        return out.astype(np.float32)
+
+
+def letterbox(rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio and pad centred to `size` (height, width)."""
+    height, width = rgb.shape[:2]
+    target_h, target_w = size
+    scale = min(target_h / height, target_w / width)
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
+    if (new_w, new_h) != (width, height):
+        shrink = new_w < width
+        rgb = cv2.resize(rgb, (new_w, new_h),
+                         interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    pad_x, pad_y = (target_w - new_w) / 2, (target_h - new_h) / 2
+    top, left = round(pad_y - 0.1), round(pad_x - 0.1)  # ultralytics' rounding
+    canvas = np.full((target_h, target_w, 3), LETTERBOX_FILL, np.uint8)
+    canvas[top:top + new_h, left:left + new_w] = rgb
+    return canvas, Letterbox(scale=scale, pad_x=float(left), pad_y=float(top))
+
+
+def decode_output(output: np.ndarray, num_classes: int, conf: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate boxes (xyxy in model-input pixels), class ids and scores above `conf`.
+
+    Raw layout `(1, 4+nc, N)`: rows cx, cy, w, h, then one score per class.
+    End-to-end layout `(1, N, 6)`: x1, y1, x2, y2, score, class per detection.
+    """
+    output = np.asarray(output, dtype=np.float32)
+    if output.ndim == 3 and output.shape[0] == 1:
+        output = output[0]
+    if output.ndim != 2:
+        raise ValueError(f"model output: expected (1, {4 + num_classes}, N) or (1, N, 6), "
+                         f"got {output.shape}")
+    if output.shape[0] == 4 + num_classes:
+        scores_all = output[4:]
+        class_id = scores_all.argmax(axis=0)
+        score = scores_all[class_id, np.arange(output.shape[1])]
+        keep = score >= conf
+        cx, cy, w, h = output[:4, keep]
+        xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+        return xyxy.astype(np.float32), class_id[keep].astype(np.int64), score[keep]
+    if output.shape[1] == 6:
+        keep = output[:, 4] >= conf
+        rows = output[keep]
+        class_id = np.rint(rows[:, 5]).astype(np.int64)
+        if len(rows) and (class_id.min() < 0 or class_id.max() >= num_classes):
+            raise ValueError(f"model output: class ids outside 0..{num_classes - 1}")
+        return rows[:, :4].copy(), class_id, rows[:, 4].copy()
+    raise ValueError(f"model output: expected (1, {4 + num_classes}, N) or (1, N, 6), "
+                     f"got {output.shape}")
+
+
+def nms(xyxy: np.ndarray, score: np.ndarray, class_id: np.ndarray, iou: float,
+        agnostic: bool = False, max_det: int = MAX_DETECTIONS) -> np.ndarray:
+    """Indices kept by `cv2.dnn.NMSBoxes`, best first.
+
+    Class-aware: boxes of different classes never suppress each other (each class is shifted
+    by its own offset, larger than any coordinate). Agnostic: one tile, one box, whatever
+    the class, which is what a photo of tiles needs when two classes compete for one tile.
+    """
+    if len(xyxy) == 0:
+        return np.zeros(0, np.int64)
+    boxes = xyxy.astype(np.float64)
+    if not agnostic:
+        offset = float(np.abs(boxes).max()) + 1.0
+        boxes = boxes + (class_id.astype(np.float64) * offset)[:, None]
+    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
+    keep = cv2.dnn.NMSBoxes(xywh.tolist(), score.astype(float).tolist(), 0.0, float(iou),
+                            top_k=max_det)
+    return np.asarray(keep, dtype=np.int64).reshape(-1)[:max_det]
+
+
+def parse_names(raw: str | dict | list) -> tuple[str, ...]:
+    """Class names from ultralytics metadata: "{0: '1m', 1: '2m'}" or a list."""
+    value = ast.literal_eval(raw) if isinstance(raw, str) else raw
+    if isinstance(value, dict):
+        keys = sorted(int(k) for k in value)
+        if keys != list(range(len(keys))):
+            raise ValueError(f"model metadata 'names': expected ids 0..n-1, got {keys[:5]}...")
+        return tuple(str(value[k] if k in value else value[str(k)]) for k in keys)
+    return tuple(str(name) for name in value)
+
+
+def parse_imgsz(raw: str | int | list) -> tuple[int, int]:
+    value = ast.literal_eval(raw) if isinstance(raw, str) else raw
+    if isinstance(value, int):
+        return value, value
+    height, width = (int(v) for v in value)
+    return height, width
+
+
+class Detector:
+    """One ONNX detector, loaded once and reused for every photo."""
+
+    def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
+                 threads: int | None = None) -> None:
+        import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
+
+        path = Path(model_path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no detector model at {path} (train and export one with "
+                                    f"datasets/train_detector.py and datasets/export_detector.py)")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or _cpu_count()
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            self.session = ort.InferenceSession(str(path), sess_options=options,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for a bad file
+            raise ValueError(f"{path}: not a usable ONNX model ({str(exc).splitlines()[0]})"
+                             ) from None
+        meta = self.session.get_modelmeta().custom_metadata_map
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        if "names" not in meta:
+            raise ValueError(f"{path}: ONNX metadata has no 'names' (export with "
+                             f"datasets/export_detector.py)")
+        self.names = parse_names(meta["names"])
+        if "imgsz" in meta:
+            self.imgsz = parse_imgsz(meta["imgsz"])
+        elif all(isinstance(d, int) for d in model_input.shape[2:]):
+            self.imgsz = tuple(model_input.shape[2:4])
+        else:
+            raise ValueError(f"{path}: ONNX metadata has no 'imgsz' and the input is dynamic")
+        self.path = path
+
+    def detect(self, rgb: np.ndarray, conf: float = 0.25, iou: float = 0.7,
+               agnostic: bool = True, max_det: int = MAX_DETECTIONS) -> Detections:
+        """Tiles in an RGB uint8 image, boxes in that image's pixels."""
+        canvas, box = letterbox(rgb, self.imgsz)
+        blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32)
+        blob *= 1.0 / 255.0
+        output = self.session.run(None, {self.input_name: blob})[0]
+        xyxy, class_id, score = decode_output(output, len(self.names), conf)
+        keep = nms(xyxy, score, class_id, iou, agnostic=agnostic, max_det=max_det)
+        height, width = rgb.shape[:2]
+        return Detections(box.to_image(xyxy[keep], width, height), class_id[keep],
+                          np.clip(score[keep], 0, 1), self.names)
+
+
+def _cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
