@@ -1,0 +1,84 @@
+"""`mahjong-lens detect PHOTO... --json`: one JSON line per photo with the tiles found.
+
+Each line is {"image", "width", "height", "seconds", "tiles": [{"code", "box", "confidence"}]}
+(design.md, "Command line"); a photo that cannot be read gets {"image", "error"} instead,
+the others are still read, and the exit status is then 2 with a one-line summary on stderr.
+A photo in which no tile is found counts as bad input too (issue 7): its line carries the
+empty `tiles` and an `error` that says so; every other line has `"error": null`.
+Without --json the same facts are printed as one readable line per photo.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from vision.detector import DEFAULT_MODEL_PATH
+from vision.image import DEFAULT_MAX_PIXELS, ImageError
+from vision.pipeline import PhotoReading, TileReader
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "detect", help="find and read the tiles in photos",
+        description="Find and read the tiles in each photo; one line per photo.")
+    parser.add_argument("photos", nargs="+", metavar="PHOTO", help="image files (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per photo")
+    parser.add_argument("--model", default=str(DEFAULT_MODEL_PATH),
+                        help="detector ONNX file (default: %(default)s)")
+    parser.add_argument("--conf", type=_fraction, default=0.25,
+                        help="minimum confidence of a tile, 0..1 (default: %(default)s)")
+    parser.add_argument("--max-megapixels", type=float, default=DEFAULT_MAX_PIXELS / 1e6,
+                        help="refuse larger images (default: %(default)s)")
+    parser.set_defaults(run=run)
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in 0..1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in 0..1, got {value}")
+    return value
+
+
+def reading_to_json(image: str, reading: PhotoReading) -> dict:
+    found = reading.detections
+    tiles = [{"code": code, "box": [round(float(v), 1) for v in box],
+              "confidence": round(float(score), 4)}
+             for code, box, score in zip(found.codes, found.xyxy, found.confidence)]
+    line = {"image": image, "width": reading.photo.width, "height": reading.photo.height,
+            "seconds": round(reading.seconds, 4), "tiles": tiles, "error": None}
+    if not tiles:  # issue 7: a photo without tiles is bad input, said in one line
+        line["error"] = "no tiles found in this photo"
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        reader = TileReader(args.model, conf=args.conf,
+                            max_pixels=int(args.max_megapixels * 1e6))
+    except FileNotFoundError as exc:
+        raise ValueError(str(exc)) from None
+    failed = 0
+    for image in args.photos:
+        try:
+            line = reading_to_json(image, reader.read(image))
+        except ImageError as exc:
+            line = {"image": image, "error": str(exc)}
+        failed += line["error"] is not None
+        if args.json:
+            print(json.dumps(line, ensure_ascii=False), flush=True)
+        elif line["error"]:
+            print(f"{image}: error: {line['error']}", flush=True)
+        else:
+            codes = " ".join(tile["code"] for tile in line["tiles"]) or "(no tiles found)"
+            print(f"{image}: {len(line['tiles'])} tiles in {line['seconds']:.3f} s: {codes}",
+                  flush=True)
+    if failed:
+        print(f"mahjong-lens detect: {failed} of {len(args.photos)} photos could not be read "
+              f"or showed no tile",
+              file=sys.stderr)
+        return 2
+    return 0
