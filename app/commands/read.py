@@ -1,0 +1,30 @@
+"""`mahjong-lens read PHOTO --json`: the TableLayout read from a photo."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("read", help="read a photo into a hand layout (concealed, melds, bonus, winning)")
+    p.add_argument("photo")
+    p.add_argument("--json", action="store_true", help="print the layout as JSON")
+    p.add_argument("--model", help="detector ONNX file (default: the committed model)")
+    p.set_defaults(run=run)
+
+
+def read_photo(path: str, model: str | None = None):
+    from vision.pipeline import read_layout_from_path
+    return read_layout_from_path(path, model)
+
+
+def run(args) -> int:
+    layout = read_photo(args.photo, args.model)
+    out = dataclasses.asdict(layout)
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(layout.notation or "(no complete hand read)")
+        for note in layout.notes:
+            print("  " + note)
+    return 0

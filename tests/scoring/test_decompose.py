@@ -1,0 +1,71 @@
+"""The decomposition engine and waits: golden shapes and properties."""
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from scoring.decompose import SetKind, Shape, decompositions, is_complete, waits
+from scoring.hand import parse_hand
+from scoring.tiles import PLAYING, parse_tiles
+
+from .strategies import complete_hands, thirteen_tile_hands
+
+
+@pytest.mark.parametrize("text, shapes, count", [
+    ("[EEEE1]SSSWWWNN11s1s", {Shape.STANDARD}, 1),
+    ("1122334455667m7m", {Shape.STANDARD, Shape.SEVEN_PAIRS}, 4),
+    ("19m19s19pESWNCFPN", {Shape.THIRTEEN_ORPHANS}, 1),
+    ("17m36s25pESWNCFP9s", {Shape.HONOURS_KNITTED}, 1),
+    ("258m147s36pESWFPC", {Shape.HONOURS_KNITTED}, 1),
+    ("13347s12369m258p3m", {Shape.KNITTED_STRAIGHT}, 2),   # 3m completes the chow or the knit
+    ("[678s3]147m369s25pSS8p", {Shape.KNITTED_STRAIGHT}, 1),
+    ("1199m1199s11999p9p", {Shape.SEVEN_PAIRS}, 1),
+    ("1112345678999m9m", {Shape.STANDARD}, 2),              # 9m in 789m or in 999m
+    ("123m456p789s11zEE9p", set(), 0),
+])
+def test_shapes(text, shapes, count):
+    found = decompositions(parse_hand(text))
+    assert {d.shape for d in found} == shapes
+    assert len(found) == count
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1112345678999m", "123456789m"),            # nine gates
+    ("[NNN3]78889m11888p", "8m1p"),
+    ("[NNN3]77789m11888p", "7m1p"),               # not an edge wait: 1p too
+    ("19m19s19pESWNCFP", "19m19p19sESWNPFC"),      # thirteen-sided
+    ("1122334455667m", "147m"),                   # seven pairs on 7m, or chows + a pair
+    ("123m456p789s1122zE", "12z"),                # two pairs: either makes the pung
+    ("123m456p789s1357z", ""),                    # not ready
+])
+def test_waits(text, expected):
+    assert set(waits(parse_hand(text))) == set(parse_tiles(expected))
+
+
+def test_tile_held_four_times_is_not_a_wait():
+    # 1111m + 23m... : 1m would complete 123m but all four 1m are in the hand
+    assert "1m" not in waits(parse_hand("1111234m567p789s"))
+
+
+@given(complete_hands)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+def test_every_decomposition_recomposes_to_the_hand(hand):
+    found = decompositions(hand)
+    assert found, "a generated complete hand must decompose"
+    for d in found:
+        tiles = [t for s in d.sets for t in s.tiles] + list(d.singles)
+        assert Counter(tiles) == Counter(hand.all_tiles)
+        if d.win_set is not None:
+            assert hand.winning in d.sets[d.win_set].tiles
+            assert d.sets[d.win_set].meld is None
+        if d.shape is Shape.STANDARD:
+            assert sum(s.kind is SetKind.PAIR for s in d.sets) == 1 and len(d.sets) == 5
+
+
+@given(thirteen_tile_hands())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+def test_waits_equal_brute_force(hand):
+    held = Counter(hand.all_tiles)
+    brute = {t for t in PLAYING if held[t] < 4 and decompositions(hand.with_winning(t))}
+    assert set(waits(hand)) == brute
+    assert all(is_complete(hand.with_winning(t)) for t in brute)
