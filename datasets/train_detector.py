@@ -1,0 +1,160 @@
+"""Train the YOLO tile detector on synthetic scenes (run in .venv-train, with ultralytics).
+
+One command builds the dataset and trains; the same command with --resume continues from
+the run's last.pt (ultralytics restores epoch, optimizer and schedule):
+
+    .venv-train/bin/python -m datasets.train_detector --train cache/synth_train \
+        --val cache/synth_val --run cache/detector_run --hours 1.5 --seed 0
+    .venv-train/bin/python -m datasets.train_detector --run cache/detector_run --resume
+
+Data: `--train` and `--val` are output folders of `python -m datasets.synth` (JPEG, YOLO
+label .txt and truth .json per scene, in any sub-folder layout); `--val` must be drawn with
+tile designs never used in `--train`, so validation measures generalisation to new sets.
+Images are shrunk once to `--imgsz` on the long side (ultralytics would do it on every load,
+and on 2 cores with workers=0 that decoding is a third of the step time).
+
+Nothing is fetched from the network: the model is built from its yaml (no pretrained
+weights), AMP is off (its check downloads a model), plots are off, and the font that
+ultralytics wants (Arial.ttf) is a copy of matplotlib's DejaVu Sans in a private config
+folder. Tiles must never be mirrored: fliplr = flipud = 0.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CLASSES_YAML = REPO / "datasets" / "classes.yaml"
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def offline_ultralytics(config_dir: Path) -> None:
+    """Point ultralytics at a private config folder with its fonts, and keep it offline."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ["YOLO_OFFLINE"] = "1"
+    import matplotlib
+    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        if not (config_dir / name).exists():
+            shutil.copy(dejavu, config_dir / name)
+
+
+def class_names() -> list[str]:
+    import yaml
+    names = yaml.safe_load(CLASSES_YAML.read_text())["names"]
+    return [names[i] for i in range(len(names))]
+
+
+def find_scenes(folder: Path) -> list[tuple[Path, Path]]:
+    """(image, YOLO label) pairs: the label is beside the image or in a sibling labels/."""
+    pairs = []
+    for image in sorted(p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
+        candidates = [image.with_suffix(".txt")]
+        parts = list(image.parts)
+        if "images" in parts:
+            parts[len(parts) - 1 - parts[::-1].index("images")] = "labels"
+            candidates.append(Path(*parts).with_suffix(".txt"))
+        label = next((c for c in candidates if c.is_file()), None)
+        if label is not None:
+            pairs.append((image, label))
+    return pairs
+
+
+def _shrink_one(job: tuple[str, str, str, int]) -> None:
+    import cv2
+    source, label, target, long_side = job
+    image = cv2.imread(source, cv2.IMREAD_COLOR)
+    height, width = image.shape[:2]
+    scale = long_side / max(height, width)
+    if scale < 1:
+        image = cv2.resize(image, (round(width * scale), round(height * scale)),
+                           interpolation=cv2.INTER_AREA)
+    cv2.imwrite(target, image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    shutil.copy(label, Path(target).parent.parent.parent / "labels" / Path(target).parent.name
+                / (Path(target).stem + ".txt"))
+
+
+def build_dataset(train: Path, val: Path, out: Path, imgsz: int) -> Path:
+    """Shrunk copies in out/{images,labels}/{train,val} and the dataset yaml; reused if there."""
+    data_yaml = out / "data.yaml"
+    if data_yaml.is_file():
+        return data_yaml
+    jobs = []
+    counts = {}
+    for split, folder in (("train", train), ("val", val)):
+        pairs = find_scenes(folder)
+        if not pairs:
+            raise SystemExit(f"no images with YOLO labels under {folder}")
+        counts[split] = len(pairs)
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for i, (image, label) in enumerate(pairs):
+            target = out / "images" / split / f"{i:06d}_{image.stem}.jpg"
+            jobs.append((str(image), str(label), str(target), imgsz))
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(_shrink_one, jobs, chunksize=32))
+    names = class_names()
+    lines = [f"path: {out.resolve()}", "train: images/train", "val: images/val", "names:"]
+    lines += [f"  {i}: '{name}'" for i, name in enumerate(names)]
+    data_yaml.write_text("\n".join(lines) + "\n")
+    (out / "sources.json").write_text(json.dumps(
+        {"train": str(train), "val": str(val), "counts": counts, "imgsz": imgsz}, indent=1))
+    return data_yaml
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--train", type=Path, help="synth output folder for training")
+    parser.add_argument("--val", type=Path, help="synth output folder, held-out designs")
+    parser.add_argument("--run", type=Path, default=REPO / "cache" / "detector_run",
+                        help="run folder: dataset copy, weights, logs")
+    parser.add_argument("--model", default="yolo11n.yaml", help="architecture yaml")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--hours", type=float, default=0.0,
+                        help="wall-time budget; the schedule is fitted to it (0 = use epochs)")
+    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--lr0", type=float, default=0.002)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--resume", action="store_true", help="continue from RUN/train/weights/last.pt")
+    args = parser.parse_args(argv)
+
+    offline_ultralytics(REPO / "cache" / "ultralytics-config")
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(os.cpu_count() or 1)
+    started = time.time()
+    if args.resume:
+        last = args.run / "train" / "weights" / "last.pt"
+        if not last.is_file():
+            raise SystemExit(f"nothing to resume: {last} is missing")
+        YOLO(str(last)).train(resume=True)
+    else:
+        if not (args.train and args.val):
+            raise SystemExit("--train and --val are needed for a new run")
+        data_yaml = build_dataset(args.train, args.val, args.run / "data", args.imgsz)
+        print(f"dataset ready in {time.time() - started:.0f} s: {data_yaml}", flush=True)
+        YOLO(args.model).train(
+            data=str(data_yaml), epochs=args.epochs, time=args.hours or None,
+            imgsz=args.imgsz, batch=args.batch, device="cpu", workers=0, seed=args.seed,
+            deterministic=True, pretrained=False, amp=False, plots=False,
+            optimizer="AdamW", lr0=args.lr0, warmup_epochs=1, cos_lr=False,
+            fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=2, degrees=0.0,
+            save_period=1, patience=1000, project=str(args.run.resolve()), name="train",
+            exist_ok=True, verbose=True, cache=False)
+    wall = time.time() - started
+    (args.run / "wall_seconds.txt").open("a").write(f"{wall:.0f}\n")
+    print(f"training finished in {wall / 3600:.2f} h", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
