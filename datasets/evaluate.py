@@ -1,0 +1,297 @@
+"""Measure the detector (with its refiner) as the user meets it: photo files in, tiles out.
+
+    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash] \
+        [--model models/detector.onnx] [--json cache/eval.json] [--limit N]
+
+Two test sets: synthetic scenes drawn with tile designs never used in training (YOLO labels
+beside the images), and the held-out Camerash photos with the boxes of
+datasets/camerash_boxes.json. Those photos are only partly labelled (only tiles that have a
+crop have a box), so there a detection whose best IoU with every labelled box is under
+IGNORE_IOU is left out: it most likely sits on an unlabelled tile.
+
+Reported per set: mAP50 and mAP50-95 (COCO 101-point AP, class-aware matching, detections
+down to confidence 0.001); per-tile precision, recall and F1 at the operating confidence
+(a tile counts when a detection overlaps it with IoU >= 0.5 and has its class), F1 per class,
+the share of photos read with no error (every labelled tile right, nothing extra), the
+confusion pairs (true -> read), and the median seconds per photo (decode, detect, refine).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+IGNORE_IOU = 0.25
+MAP_CONF = 0.001
+
+
+@dataclass
+class Sample:
+    """One photo's truth: boxes (M, 4) in photo pixels and class ids (M,)."""
+    image: Path
+    xyxy: np.ndarray
+    class_id: np.ndarray
+    partial: bool = False  # only some tiles labelled: ignore detections away from them
+
+
+@dataclass
+class Result:
+    """One photo's detections (all down to MAP_CONF) and reading time."""
+    xyxy: np.ndarray
+    class_id: np.ndarray
+    confidence: np.ndarray
+    seconds: float
+    error: str | None = None
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU matrix (len(a), len(b)) of xyxy boxes."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
+    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+
+
+def drop_unlabelled(sample: Sample, result: Result) -> Result:
+    """For a partly labelled photo, keep only detections near some labelled tile."""
+    if not sample.partial or len(result.xyxy) == 0:
+        return result
+    if len(sample.xyxy) == 0:
+        keep = np.zeros(len(result.xyxy), bool)
+    else:
+        keep = box_iou(result.xyxy, sample.xyxy).max(axis=1) >= IGNORE_IOU
+    return Result(result.xyxy[keep], result.class_id[keep], result.confidence[keep],
+                  result.seconds, result.error)
+
+
+def match_tiles(pred_xyxy, pred_conf, gt_xyxy, iou_threshold=0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching by confidence, class-blind: (pred index, gt index) pairs."""
+    if len(pred_xyxy) == 0 or len(gt_xyxy) == 0:
+        return []
+    iou = box_iou(pred_xyxy, gt_xyxy)
+    taken = np.zeros(len(gt_xyxy), bool)
+    pairs = []
+    for p in np.argsort(-np.asarray(pred_conf), kind="stable"):
+        candidates = np.where(~taken & (iou[p] >= iou_threshold), iou[p], -1.0)
+        g = int(candidates.argmax())
+        if candidates[g] >= 0:
+            taken[g] = True
+            pairs.append((int(p), g))
+    return pairs
+
+
+def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
+    """COCO 101-point interpolated AP of a precision/recall curve (ordered by confidence)."""
+    envelope = np.concatenate([[0.0], precision, [0.0]])
+    recall = np.concatenate([[0.0], recall, [1.0]])
+    envelope = np.flip(np.maximum.accumulate(np.flip(envelope)))
+    points = np.linspace(0, 1, 101)
+    index = np.searchsorted(recall, points, side="left")  # first point reaching each recall
+    return float(np.mean(envelope[index]))
+
+
+def mean_average_precision(samples: list[Sample], results: list[Result],
+                           num_classes: int) -> dict[str, float]:
+    """mAP50 and mAP50-95 over the classes present in the truth (class-aware matching)."""
+    ap = np.zeros((num_classes, len(IOU_THRESHOLDS)))
+    present = np.zeros(num_classes, bool)
+    for c in range(num_classes):
+        n_gt = sum(int((s.class_id == c).sum()) for s in samples)
+        if n_gt == 0:
+            continue
+        present[c] = True
+        scored = []  # (confidence, photo index, detection index)
+        for i, r in enumerate(results):
+            scored += [(float(r.confidence[j]), i, j) for j in np.where(r.class_id == c)[0]]
+        scored.sort(key=lambda item: -item[0])
+        for t, threshold in enumerate(IOU_THRESHOLDS):
+            taken = {i: np.zeros(int((s.class_id == c).sum()), bool) for i, s in enumerate(samples)}
+            hits = np.zeros(len(scored))
+            for k, (_, i, j) in enumerate(scored):
+                truth = samples[i].xyxy[samples[i].class_id == c]
+                if len(truth) == 0:
+                    continue
+                iou = box_iou(results[i].xyxy[j:j + 1], truth)[0]
+                iou[taken[i]] = -1
+                g = int(iou.argmax())
+                if iou[g] >= threshold:
+                    taken[i][g] = True
+                    hits[k] = 1
+            tp = np.cumsum(hits)
+            recall = tp / n_gt
+            precision = tp / np.arange(1, len(hits) + 1) if len(hits) else np.zeros(0)
+            ap[c, t] = average_precision(recall, precision)
+    if not present.any():
+        return {"mAP50": 0.0, "mAP50-95": 0.0}
+    return {"mAP50": float(ap[present, 0].mean()), "mAP50-95": float(ap[present].mean())}
+
+
+@dataclass
+class TileScore:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    per_class: dict = field(default_factory=dict)  # class id -> [tp, fp, fn]
+    confusions: Counter = field(default_factory=Counter)  # (true id, read id) -> count
+    photos_right: int = 0
+
+    def add(self, c: int, tp=0, fp=0, fn=0) -> None:
+        counts = self.per_class.setdefault(c, [0, 0, 0])
+        counts[0] += tp
+        counts[1] += fp
+        counts[2] += fn
+
+
+def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return precision, recall, (2 * precision * recall / (precision + recall)
+                               if precision + recall else 0.0)
+
+
+def score_tiles(samples: list[Sample], results: list[Result], conf: float) -> TileScore:
+    """Per-tile counts at the operating confidence: right box (IoU >= 0.5) and right class."""
+    score = TileScore()
+    for sample, result in zip(samples, results):
+        keep = result.confidence >= conf
+        xyxy, cls, confidence = result.xyxy[keep], result.class_id[keep], result.confidence[keep]
+        pairs = match_tiles(xyxy, confidence, sample.xyxy)
+        right = 0
+        matched_pred = {p for p, _ in pairs}
+        matched_gt = {g for _, g in pairs}
+        for p, g in pairs:
+            true, read = int(sample.class_id[g]), int(cls[p])
+            if true == read:
+                right += 1
+                score.add(true, tp=1)
+            else:
+                score.confusions[(true, read)] += 1
+                score.add(true, fn=1)
+                score.add(read, fp=1)
+        for p in set(range(len(cls))) - matched_pred:
+            score.add(int(cls[p]), fp=1)
+        for g in set(range(len(sample.class_id))) - matched_gt:
+            score.add(int(sample.class_id[g]), fn=1)
+        score.tp += right
+        score.fp += len(cls) - right
+        score.fn += len(sample.class_id) - right
+        score.photos_right += (result.error is None and right == len(sample.class_id)
+                               and len(cls) == right)
+    return score
+
+
+def synth_samples(folder: Path) -> list[Sample]:
+    """Scenes of `datasets.synth`: each image with its YOLO label file."""
+    from PIL import Image
+    from datasets.train_detector import find_scenes
+    samples = []
+    for image, label in find_scenes(folder):
+        width, height = Image.open(image).size
+        rows = np.loadtxt(label, ndmin=2) if label.stat().st_size else np.zeros((0, 5))
+        cx, cy, w, h = (rows[:, k] * scale for k, scale in
+                        zip(range(1, 5), (width, height, width, height)))
+        xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+        samples.append(Sample(image, xyxy.reshape(-1, 4), rows[:, 0].astype(np.int64)))
+    return samples
+
+
+def camerash_samples(camerash: Path, boxes_json: Path, held_out: bool = True) -> list[Sample]:
+    """Held-out Camerash photos (or the others), partly labelled by template matching."""
+    from datasets.classes import class_index
+    boxes = json.loads(boxes_json.read_text())
+    samples = []
+    for name, photo in sorted(boxes["photos"].items()):
+        if photo["held_out"] != held_out or not photo["tiles"]:
+            continue
+        xyxy = np.array([t["box"] for t in photo["tiles"]], np.float64)
+        class_id = np.array([class_index()[t["code"]] for t in photo["tiles"]], np.int64)
+        samples.append(Sample(camerash / "raw-images" / name, xyxy, class_id, partial=True))
+    return samples
+
+
+def run_reader(reader, samples: list[Sample]) -> list[Result]:
+    from vision.image import ImageError
+    results = []
+    for sample in samples:
+        try:
+            reading = reader.read(sample.image)
+            found = reading.detections
+            result = Result(found.xyxy.astype(np.float64), found.class_id, found.confidence,
+                            reading.seconds)
+        except ImageError as exc:
+            result = Result(np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0), 0.0, str(exc))
+        results.append(drop_unlabelled(sample, result))
+    return results
+
+
+def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
+           conf: float) -> dict:
+    maps = mean_average_precision(samples, results, len(names))
+    tiles = score_tiles(samples, results, conf)
+    precision, recall, f1_all = f1(tiles.tp, tiles.fp, tiles.fn)
+    per_class = {names[c]: round(f1(*counts)[2], 4) for c, counts in sorted(tiles.per_class.items())
+                 if counts[0] + counts[2] > 0}
+    seconds = [r.seconds for r in results if r.error is None]
+    out = {"set": name, "photos": len(samples), "tiles": int(sum(len(s.class_id) for s in samples)),
+           **{k: round(v, 4) for k, v in maps.items()},
+           "conf": conf, "precision": round(precision, 4), "recall": round(recall, 4),
+           "f1": round(f1_all, 4),
+           "photos_without_error": round(tiles.photos_right / max(1, len(samples)), 4),
+           "median_seconds": round(float(np.median(seconds)), 4) if seconds else None,
+           "unreadable": [str(s.image) for s, r in zip(samples, results) if r.error],
+           "f1_per_class": per_class,
+           "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()]}
+    print(f"\n== {name}: {out['photos']} photos, {out['tiles']} labelled tiles")
+    print(f"mAP50 {out['mAP50']:.3f}  mAP50-95 {out['mAP50-95']:.3f}  |  at conf {conf}: "
+          f"P {precision:.3f}  R {recall:.3f}  F1 {f1_all:.3f}  |  photos without error "
+          f"{out['photos_without_error']:.1%}  |  median {out['median_seconds']} s/photo")
+    worst = sorted(per_class.items(), key=lambda item: item[1])[:10]
+    print("lowest class F1: " + ", ".join(f"{code} {value:.2f}" for code, value in worst))
+    print("confusions (true -> read): " + (", ".join(
+        f"{t}->{r} x{n}" for t, r, n in out["confusions"][:15]) or "none"))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--synth", type=Path, help="synthetic scenes with held-out designs")
+    parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
+    parser.add_argument("--boxes", type=Path, default=Path(__file__).with_name("camerash_boxes.json"))
+    parser.add_argument("--model", type=Path, default=None, help="detector ONNX file")
+    parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
+    parser.add_argument("--limit", type=int, default=0, help="at most this many synthetic scenes")
+    parser.add_argument("--json", type=Path, help="write the report here")
+    args = parser.parse_args(argv)
+    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.pipeline import TileReader
+    reader = TileReader(args.model or DEFAULT_MODEL_PATH, conf=MAP_CONF)
+    reports = []
+    if args.synth:
+        samples = synth_samples(args.synth)[: args.limit or None]
+        reports.append(report(f"synthetic held-out designs ({args.synth})", samples,
+                              run_reader(reader, samples), reader.names, args.conf))
+    if args.camerash:
+        samples = camerash_samples(args.camerash, args.boxes)
+        reports.append(report("Camerash held-out real photos", samples,
+                              run_reader(reader, samples), reader.names, args.conf))
+    if not reports:
+        parser.error("give --synth and/or --camerash")
+    if args.json:
+        args.json.write_text(json.dumps({"model": str(reader.detector.path), "reports": reports},
+                                        indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

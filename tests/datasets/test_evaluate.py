@@ -1,0 +1,108 @@
+"""Metric code of datasets/evaluate.py on hand-made cases."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.evaluate import (Result, Sample, average_precision, box_iou, drop_unlabelled,
+                               f1, match_tiles, mean_average_precision, score_tiles)
+
+BOX_A = [0, 0, 10, 10]
+BOX_B = [20, 0, 30, 10]
+BOX_A_SHIFTED = [0, 0, 10, 12]  # IoU with A = 100/120 = 0.833
+BOX_A_HALF = [5, 0, 15, 10]  # IoU with A = 50/150 = 0.333
+
+
+def _sample(boxes, classes, partial=False):
+    return Sample(Path("x.jpg"), np.array(boxes, float).reshape(-1, 4),
+                  np.array(classes, np.int64), partial)
+
+
+def _result(boxes, classes, confidences, error=None):
+    return Result(np.array(boxes, float).reshape(-1, 4), np.array(classes, np.int64),
+                  np.array(confidences, float), 0.1, error)
+
+
+@pytest.mark.parametrize("a,b,iou", [(BOX_A, BOX_A, 1.0), (BOX_A, BOX_B, 0.0),
+                                     (BOX_A, BOX_A_SHIFTED, 100 / 120),
+                                     (BOX_A, BOX_A_HALF, 1 / 3), (BOX_A, [0, 0, 0, 0], 0.0)])
+def test_box_iou(a, b, iou):
+    assert box_iou([a], [b])[0, 0] == pytest.approx(iou)
+
+
+def test_matching_is_one_to_one_by_confidence():
+    pairs = match_tiles(np.array([BOX_A_SHIFTED, BOX_A]), np.array([0.5, 0.9]), np.array([BOX_A]))
+    assert pairs == [(1, 0)]
+
+
+TILE_CASES = [
+    # (truth boxes, truth classes, detections, (tp, fp, fn), photos right, confusions)
+    ([BOX_A, BOX_B], [0, 1], ([BOX_A, BOX_B], [0, 1], [0.9, 0.8]), (2, 0, 0), 1, {}),
+    ([BOX_A, BOX_B], [0, 1], ([BOX_A, BOX_B], [0, 2], [0.9, 0.8]), (1, 1, 1), 0, {(1, 2): 1}),
+    ([BOX_A, BOX_B], [0, 1], ([BOX_A], [0], [0.9]), (1, 0, 1), 0, {}),
+    ([BOX_A], [0], ([BOX_A, BOX_A_SHIFTED], [0, 0], [0.9, 0.8]), (1, 1, 0), 0, {}),
+    ([BOX_A], [0], ([BOX_A_HALF], [0], [0.9]), (0, 1, 1), 0, {}),  # IoU 0.33: a miss
+    ([BOX_A], [0], ([BOX_A, BOX_B], [0, 1], [0.9, 0.1]), (1, 0, 0), 1, {}),  # under conf
+]
+
+
+@pytest.mark.parametrize("boxes,classes,found,counts,right,confusions", TILE_CASES)
+def test_per_tile_counts(boxes, classes, found, counts, right, confusions):
+    score = score_tiles([_sample(boxes, classes)], [_result(*found)], conf=0.25)
+    assert (score.tp, score.fp, score.fn) == counts
+    assert score.photos_right == right and dict(score.confusions) == confusions
+
+
+def test_per_class_counts_charge_the_read_and_the_true_class():
+    score = score_tiles([_sample([BOX_A], [3])], [_result([BOX_A], [5], [0.9])], conf=0.25)
+    assert score.per_class == {3: [0, 0, 1], 5: [0, 1, 0]}
+
+
+@pytest.mark.parametrize("counts,expected", [((8, 2, 0), (0.8, 1.0, 8 / 9)),
+                                             ((0, 0, 0), (0.0, 0.0, 0.0)),
+                                             ((1, 1, 1), (0.5, 0.5, 0.5))])
+def test_f1(counts, expected):
+    assert f1(*counts) == pytest.approx(expected)
+
+
+AP_CASES = [
+    ([1.0], [1.0], 1.0),                     # one hit, all found
+    ([0.5, 1.0], [1.0, 1.0], 1.0),
+    ([0.5], [1.0], 51 / 101),                # half the truth never found
+    ([0.0, 0.5], [0.0, 0.5], 51 / 101 * 0.5),  # a false positive ranked first
+]
+
+
+@pytest.mark.parametrize("recall,precision,ap", AP_CASES)
+def test_average_precision(recall, precision, ap):
+    assert average_precision(np.array(recall), np.array(precision)) == pytest.approx(ap)
+
+
+def test_map_perfect_and_localisation_dependent():
+    samples = [_sample([BOX_A, BOX_B], [0, 1])]
+    perfect = mean_average_precision(samples, [_result([BOX_A, BOX_B], [0, 1], [0.9, 0.8])], 3)
+    assert perfect == {"mAP50": pytest.approx(1.0), "mAP50-95": pytest.approx(1.0)}
+    # IoU 0.833 counts at thresholds 0.50..0.80 (7 of 10) for class 0; class 1 is perfect
+    shifted = mean_average_precision(samples, [_result([BOX_A_SHIFTED, BOX_B], [0, 1],
+                                                       [0.9, 0.8])], 3)
+    assert shifted["mAP50"] == pytest.approx(1.0)
+    assert shifted["mAP50-95"] == pytest.approx((0.7 + 1.0) / 2)
+    wrong_class = mean_average_precision(samples, [_result([BOX_A, BOX_B], [1, 1], [0.9, 0.8])], 3)
+    # class 0 never read: AP 0; class 1: a false positive ranked first, then a hit: AP 0.5
+    assert wrong_class["mAP50"] == pytest.approx(0.25)
+
+
+def test_partly_labelled_photos_ignore_detections_away_from_labels():
+    sample = _sample([BOX_A], [0], partial=True)
+    far = [100, 100, 110, 110]
+    kept = drop_unlabelled(sample, _result([BOX_A, far], [0, 4], [0.9, 0.9]))
+    assert kept.class_id.tolist() == [0]
+    full = drop_unlabelled(_sample([BOX_A], [0]), _result([BOX_A, far], [0, 4], [0.9, 0.9]))
+    assert len(full.class_id) == 2
+
+
+def test_unreadable_photo_is_never_right():
+    score = score_tiles([_sample([], [])], [_result([], [], [], error="bad")], conf=0.25)
+    assert score.photos_right == 0
