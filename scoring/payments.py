@@ -48,3 +48,130 @@ def table_points(totals: Mapping[str, float], by_rank: Sequence[float] = (4, 2, 
             out[order[k]] = share
         i = j + 1
     return out
+
+
+# --- Hong Kong (rules.md §2.3) ------------------------------------------------------------
+# A "portion" is unit × multiplier(fan). The seed-001 table pays 1 portion per loser on a
+# self-draw and 3 from the discarder; the other splits are the common HK tables, in
+# portions paid by (the discarder, each of the two others). Checked against
+# yawnoc/mahjong-scorer (full = 全銃, half = 半銃) in the settlement tests.
+
+HALF_SPICY = (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)  # 半辣上, fan 0..13
+DISCARD_SPLITS: dict[str, tuple[float, float]] = {
+    "seed001": (3, 0),
+    "full_responsibility": (2, 0),
+    "half_responsibility": (1, 0.5),
+    "classic_modifier": (2, 1),
+}
+MULTIPLIERS = ("spicy", "half_spicy")
+
+
+def _num(x: float) -> float:
+    """Whole amounts as int so that JSON shows 24, not 24.0."""
+    return int(x) if float(x).is_integer() else x
+
+
+def hk_multiplier(fan: int, multiplier: str = "spicy") -> int:
+    """Spicy 辣辣上: 2^fan. Half-spicy 半辣上: doubles up to 4 fan, then each further fan
+    alternates ×1.5 and ×4/3 (16, 24, 32, 48 ...), extended past 13 by the same rule."""
+    if fan < 0:
+        raise ValueError(f"fan must be 0 or more, got {fan}")
+    if multiplier == "spicy":
+        return 2 ** fan
+    if multiplier == "half_spicy":
+        if fan < len(HALF_SPICY):
+            return HALF_SPICY[fan]
+        even = 2 ** (fan // 2 + 2)
+        return even if fan % 2 == 0 else even * 3 // 2
+    raise ValueError(f"multiplier must be one of {', '.join(MULTIPLIERS)}, got {multiplier!r}")
+
+
+def hk_portion(fan: int, multiplier: str = "spicy", unit: float = 1, limit: int | None = None) -> float:
+    if limit is not None:
+        fan = min(fan, limit)
+    return _num(unit * hk_multiplier(fan, multiplier))
+
+
+def hk(fan: int, ctx: WinContext, *, multiplier: str = "spicy", discard_split: str = "seed001",
+       self_draw_each: int = 1, unit: float = 1, limit: int | None = None,
+       guarantor: int | None = None) -> dict[str, float] | None:
+    """Hong Kong payments for one win of `fan` (already capped by the scorer, or by `limit`).
+    Self-draw: each loser pays `self_draw_each` portions, or the guarantor (包自摸) pays all
+    of them. Discard (or robbed kong: the robbed player is the discarder): the split table.
+    None when a discard win has no known discarder."""
+    if discard_split not in DISCARD_SPLITS:
+        raise ValueError(f"discard_split must be one of {', '.join(DISCARD_SPLITS)}, got {discard_split!r}")
+    if self_draw_each not in (1, 2):
+        raise ValueError(f"self_draw_each must be 1 or 2, got {self_draw_each!r}")
+    portion = hk_portion(fan, multiplier, unit, limit)
+    w = ctx.seat
+    losers = [s for s in range(4) if s != w]
+    if ctx.self_drawn:
+        each = self_draw_each * portion
+        if guarantor is not None:
+            if guarantor not in losers:
+                raise ValueError(f"the guarantor must be one of the losers, got seat {guarantor!r}")
+            pay = {guarantor: -3 * each}
+        else:
+            pay = {s: -each for s in losers}
+    elif ctx.discarder is None:
+        return None
+    else:
+        by_discarder, by_other = DISCARD_SPLITS[discard_split]
+        pay = {s: -(by_discarder if s == ctx.discarder else by_other) * portion for s in losers}
+    pay[w] = -sum(pay.values())
+    return _zero_sum({s: _num(v) for s, v in pay.items()})
+
+
+def hk_false_win(offender: int, max_fan: int, *, multiplier: str = "spicy", unit: float = 1,
+                 self_draw_each: int = 1) -> dict[str, float]:
+    """詐糊: the player at fault pays each other player what a self-drawn win at the maximum
+    fan collects (3 portions each, yawnoc/mahjong-scorer)."""
+    each = 3 * self_draw_each * hk_portion(max_fan, multiplier, unit)
+    pay = {s: each for s in range(4) if s != offender}
+    pay[offender] = -3 * each
+    return _zero_sum({s: _num(v) for s, v in pay.items()})
+
+
+# --- Chinese Classical (rules.md §3.7) ----------------------------------------------------
+
+def classical(scores: Mapping[int, int], winner: int | None, *, east: int = 0,
+              east_double: bool = True, losers_settle: bool = True,
+              discarder: int | None = None, discarder_pays_all: bool = False,
+              ) -> tuple[dict[str, float], list[tuple[str, str, int]]]:
+    """Settlement among all four players → (net per seat letter, transfers (payer, payee,
+    amount)). `scores`: seat → score after the limit; a seat missing from `scores` (hand not
+    given) pays the winner but takes no part in the losers' settlement.
+    1. each loser pays the winner S_w × m (m = 2 when East is payer or payee);
+       with `discarder_pays_all` a discard win is paid by the discarder alone, for all three;
+    2. each pair of scored losers: the lower pays the higher the difference × m;
+    3. no winner (wall game): nothing is paid."""
+    transfers: list[tuple[str, str, int]] = []
+    if winner is None:
+        return _zero_sum({}), transfers
+
+    def m(i: int, j: int) -> int:
+        return 2 if east_double and east in (i, j) else 1
+
+    w_score = scores.get(winner, 0)
+    losers = [s for s in range(4) if s != winner]
+    if discarder_pays_all and discarder is not None:
+        if discarder not in losers:
+            raise ValueError(f"the discarder must be one of the losers, got seat {discarder!r}")
+        owed = sum(w_score * m(s, winner) for s in losers)
+        transfers.append((SEATS[discarder], SEATS[winner], owed))
+    else:
+        transfers += [(SEATS[s], SEATS[winner], w_score * m(s, winner)) for s in losers]
+    if losers_settle:
+        scored = [s for s in losers if s in scores]
+        for a, i in enumerate(scored):
+            for j in scored[a + 1:]:
+                if scores[i] != scores[j]:
+                    hi, lo = (i, j) if scores[i] > scores[j] else (j, i)
+                    transfers.append((SEATS[lo], SEATS[hi], (scores[hi] - scores[lo]) * m(hi, lo)))
+    transfers = [t for t in transfers if t[2]]
+    net: dict[int, float] = {}
+    for payer, payee, amount in transfers:
+        net[SEATS.index(payer)] = net.get(SEATS.index(payer), 0) - amount
+        net[SEATS.index(payee)] = net.get(SEATS.index(payee), 0) + amount
+    return _zero_sum(net), transfers
