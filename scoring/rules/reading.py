@@ -12,8 +12,7 @@ from functools import cached_property
 
 from ..decompose import Decomposition, SetKind, Shape, TileSet, decompositions
 from ..hand import Hand, WinContext
-from ..tiles import (DRAGONS, PLAYING, WINDS, format_tiles, is_honour, is_terminal,
-                     is_terminal_or_honour, suit, wind_code)
+from ..tiles import DRAGONS, PLAYING, WINDS, format_tiles, is_honour, suit, wind_code
 
 
 def label(s: TileSet) -> str:
@@ -141,5 +140,4 @@ def nine_gates(hand: Hand) -> bool:
     return n[1] >= 3 and n[9] >= 3 and all(n[k] >= 1 for k in range(2, 9))
 
 
-__all__ = ["Reading", "read", "readings", "legal_waits", "label", "flush", "nine_gates",
-           "is_terminal", "is_terminal_or_honour", "is_honour"]
+__all__ = ["Reading", "read", "readings", "legal_waits", "label", "flush", "nine_gates"]

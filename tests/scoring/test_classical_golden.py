@@ -151,3 +151,11 @@ def test_incomplete_winner_and_bad_table():
         score_request({**TABLE, "flowers": "1f"}, "classical")
     with pytest.raises(InvalidHandError, match="at most 14 tiles"):
         classical.parse_partial("123456789m123456p")
+
+
+def test_optional_limit_hands():
+    hand, c = parse_hand("19m19p19sESWNCFPN"), WinContext(discarder=S, seat=E)
+    assert not classical.score(hand, c).valid  # not a legal shape without the option
+    on = make_options("classical", overrides={"limit_hands": "true"})
+    assert classical.score(hand, c, on).total == 1000
+    assert classical.score(parse_hand("1112345678999m5m"), c, on).details["limit_hand"] == "nine_gates"

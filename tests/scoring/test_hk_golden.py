@@ -197,3 +197,17 @@ def test_discard_without_discarder_cannot_be_settled():
     assert hk_pay(3, WinContext(seat=E)) is None
     result = hk.score(parse_hand("123m456m789p2355s4s"), WinContext(seat=S))
     assert result.valid and result.payments is None
+
+
+@pytest.mark.parametrize("text,limit_hand", [
+    ("1112345678999m5m", "nine_gates"),
+    ("EEESSSWWWCCPPC", "all_honours"),
+    ("111m999p111s99s99m9s", "all_terminals"),
+    ("[1111m][2222m1][3333p][EEEE1]NN", "four_kongs"),
+    ("[EEE1][SSS1][WWW1]NN1m1mN", "great_four_winds"),
+])
+@pytest.mark.parametrize("preset,limit", [("hk001", 13), ("hk002", 10)])
+def test_limit_hands_score_exactly_the_limit(text, limit_hand, preset, limit):
+    result = hk.score(parse_hand(text), ctx("disc", S), hk.PRESETS[preset])
+    assert result.total == limit and result.details["limit_hand"] == limit_hand
+    assert len(result.fans) == 1  # no other fan is added to a limit hand
