@@ -20,6 +20,7 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import classical as settle
 from ..result import FanHit, ScoreResult
 from .classical_items import ITEMS, LIMIT_HANDS, View
+from .optcheck import check_types
 from .reading import Reading, legal_waits, readings
 
 DEFAULT_LIMIT = 1000  # the value of a limit hand when the table plays without a limit
@@ -39,6 +40,7 @@ class Options:
     concealed_double: bool = False           # not in the seed
 
     def __post_init__(self) -> None:
+        check_types(self)
         if self.mahjong_points < 0:
             raise InvalidHandError(f"option mahjong_points must be 0 or more, got {self.mahjong_points!r}")
         if self.limit is not None and self.limit < 1:

@@ -21,6 +21,7 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import DISCARD_SPLITS, MULTIPLIERS, hk as hk_payments, hk_portion
 from ..result import FanHit, ScoreResult
 from .hk_fans import FANS, LIMIT, Fan
+from .optcheck import check_types
 from .reading import Reading, legal_waits, readings
 
 
@@ -49,6 +50,7 @@ class Options:
     unit: float = 1
 
     def __post_init__(self) -> None:
+        check_types(self)
         if self.multiplier not in MULTIPLIERS:
             raise InvalidHandError(f"option multiplier must be one of {', '.join(MULTIPLIERS)}, got {self.multiplier!r}")
         if self.discard_split not in DISCARD_SPLITS:

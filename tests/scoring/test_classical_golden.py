@@ -159,3 +159,10 @@ def test_optional_limit_hands():
     on = make_options("classical", overrides={"limit_hands": "true"})
     assert classical.score(hand, c, on).total == 1000
     assert classical.score(parse_hand("1112345678999m5m"), c, on).details["limit_hand"] == "nine_gates"
+
+
+@pytest.mark.parametrize("rules,overrides", [("classical", {"mahjong_points": [1]}), ("classical", {"limit": True}),
+                                             ("hk001", {"multiplier": 5}), ("hk002", {"mixed_terminals": 1})])
+def test_json_option_values_of_the_wrong_type_are_one_line_errors(rules, overrides):
+    with pytest.raises(InvalidHandError, match="^option "):
+        make_options(rules, overrides=overrides)
