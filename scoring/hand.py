@@ -209,8 +209,8 @@ def _parse_meld(body: str) -> Meld:
     raise InvalidHandError(f"{shown} is not a set: a bracket holds 3 or 4 tiles, got {len(tiles)}")
 
 
-def parse_hand(text: str, bonus=None) -> Hand:
-    """Notation → Hand. Raises InvalidHandError with a one-line message naming the problem."""
+def split_notation(text: str) -> tuple[list[Meld], list[str]]:
+    """Notation → (declared melds, the tiles outside brackets in written order)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidHandError("empty hand notation")
     text = text.strip().replace(" ", "")
@@ -224,7 +224,12 @@ def parse_hand(text: str, bonus=None) -> Hand:
     rest = text[pos:]
     if "[" in rest or "]" in rest:
         raise InvalidHandError(f"unbalanced or misplaced bracket in {text!r}")
-    tiles = parse_tiles(rest)
+    return melds, parse_tiles(rest)
+
+
+def parse_hand(text: str, bonus=None) -> Hand:
+    """Notation → Hand. Raises InvalidHandError with a one-line message naming the problem."""
+    melds, tiles = split_notation(text)
     size = len(tiles) + 3 * len(melds)
     if size == 14:
         *concealed, winning = tiles

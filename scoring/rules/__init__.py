@@ -95,4 +95,5 @@ def score(hand: Hand, ctx: WinContext, rules: RuleSet | str = RuleSet.MCR, optio
     rules = parse_rules(rules)
     if options is None:
         options = make_options(rules)
-    return rules.module.score(hand, ctx, options)
+    # one module may serve several rule sets (hk001/hk002): the result names the one asked for
+    return dataclasses.replace(rules.module.score(hand, ctx, options), rules=rules.value)

@@ -17,10 +17,10 @@ from itertools import product
 
 from ..decompose import SetKind, TileSet, meld_set
 from ..errors import InvalidHandError
-from ..hand import _BRACKET, Hand, Meld, WinContext, _parse_meld, format_meld
+from ..hand import Hand, Meld, WinContext, format_meld, split_notation
 from ..payments import SEATS
 from ..result import ScoreResult
-from ..tiles import check_code, format_tiles, parse_bonus, parse_tiles, parse_wind, sorted_tiles
+from ..tiles import check_code, format_tiles, parse_bonus, parse_wind, sorted_tiles
 from .classical import Options, Scored, evaluate, winner_payments
 from .classical_items import View
 from .reading import label
@@ -59,17 +59,8 @@ def parse_partial(text: str, bonus=None) -> PartialHand:
     """Loser's notation → PartialHand: `[PPP1]666m147p28sEN` (declared sets first)."""
     if not isinstance(text, str):
         raise InvalidHandError("a loser's hand must be notation text such as [PPP1]666m147p28sEN")
-    text = text.strip().replace(" ", "")
-    melds, pos = [], 0
-    for m in _BRACKET.finditer(text):
-        if text[pos:m.start()]:
-            raise InvalidHandError(f"declared sets [..] must come before the concealed tiles in {text!r}")
-        melds.append(_parse_meld(m.group(1)))
-        pos = m.end()
-    rest = text[pos:]
-    if "[" in rest or "]" in rest:
-        raise InvalidHandError(f"unbalanced or misplaced bracket in {text!r}")
-    return PartialHand(tuple(parse_tiles(rest)), tuple(melds), bonus or ())
+    melds, tiles = split_notation(text)
+    return PartialHand(tuple(tiles), tuple(melds), bonus or ())
 
 
 def format_partial(hand: PartialHand) -> str:
