@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .errors import InvalidHandError
 from .tiles import (INDEX, check_code, format_tiles, is_honour, number, parse_bonus, parse_tiles,
-                    sort_key, sorted_tiles, suit)
+                    sorted_tiles, suit)
 
 
 class MeldKind(str, Enum):

@@ -1,7 +1,6 @@
 """`mahjong-lens score`: score a hand given as notation, a photo, or batch lines on stdin."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
