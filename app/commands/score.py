@@ -88,7 +88,7 @@ def _print_text(out: dict) -> None:
     print(f"{out['hand']}  {out['total']}  ({verdict})")
     for fan in out.get("fans", []):
         times = f" x{fan['count']}" if fan["count"] > 1 else ""
-        sets = f"  [{' '.join(fan['sets'])}]" if fan.get("sets") else ""
+        sets = f"  ← {' '.join(fan['sets'])}" if fan.get("sets") else ""
         print(f"  {fan['points'] * fan['count']:>4}  {fan['name']} {fan['name_zh']}{times}{sets}")
     if out.get("payments"):
         print("  payments: " + ", ".join(f"{k} {v:+g}" for k, v in out["payments"].items()))
