@@ -261,15 +261,16 @@ def is_complete(hand: Hand) -> bool:
     return hand.winning is not None and _complete(_counts(hand.closed), len(hand.melds))
 
 
-def waits(hand: Hand) -> tuple[str, ...]:
+def waits(hand: Hand, count_exhausted: bool = False) -> tuple[str, ...]:
     """Tile kinds that complete a 13-tile hand (any shape). A kind of which the hand already
-    holds all four copies (concealed or in melds) is not a wait (rules.md §1.2)."""
+    holds all four copies (concealed or in melds) is not a wait (rules.md §1.2), unless
+    `count_exhausted` (the shape-only reading of PyMahjongGB, MCR preset `china`)."""
     base = hand.without_winning() if hand.winning else hand
     closed = list(_counts(base.closed))
     held = base.counts()
     out = []
     for i, code in enumerate(PLAYING):
-        if held[i] >= 4:
+        if held[i] >= 4 and not count_exhausted:
             continue
         closed[i] += 1
         if _complete(tuple(closed), len(base.melds)):

@@ -1,0 +1,109 @@
+"""Chinese Official / MCR scoring (rules.md §1): 81 green-book fans, 8-point minimum.
+
+Modules: `fans` (the declarative table), `predicates_tiles` / `predicates_sets` /
+`predicates_hand` (one predicate per fan), `view` (what predicates read), `combine` (the
+five combination principles, documented there), `evaluate` (every reading, best kept).
+
+Presets: `wmo` = the seed / WMO reading (rules.md §1.6 defaults); `china` = the choices of
+PyMahjongGB 1.4.0 (Chinese common practice), with which this scorer agrees exactly
+(scripts/diff_pymahjonggb.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...decompose import waits
+from ...hand import Hand, WinContext, format_hand
+from ...payments import mcr as mcr_payments
+from ...result import FanHit, ScoreResult
+from ...tiles import format_tiles
+from .evaluate import evaluate
+from .fans import BY_ID, FLOWER_TILES, table_for
+
+
+@dataclass(frozen=True)
+class Options:
+    """rules.md §1.6; defaults are the seed / WMO reading."""
+    two_concealed_kongs_points: int = 8           # 6: 1998 rules, PyMahjongGB
+    mixed_kongs_points: int = 6                   # one melded + one concealed kong: 6 seed, 5 PyMahjongGB, 3 = 74+67
+    fully_concealed_with_special_hands: bool = True   # 4 6 7 12 19 20 34 self-drawn: 56 (true) or 80 (false)
+    all_terminals_excludes_double_pung: bool = False
+    lesser_honors_with_knitted_straight: bool = True
+    knitted_straight_wait_fans: bool = True
+    seven_pairs_allow_four_of_a_kind: bool = True
+    last_tile_auto_from_melds: bool = True
+    # not in §1.6: §1.2 says a tile whose four copies the hand holds is not a wait, while
+    # §4.3 and Appendix A (PyMahjongGB) count it, e.g. [123m][123m]1122334m4m has no Single Wait
+    waits_count_exhausted_tiles: bool = False
+    minimum: int = 8
+
+    def __post_init__(self) -> None:
+        from ...errors import InvalidHandError
+        if self.mixed_kongs_points not in (3, 5, 6):
+            raise InvalidHandError(f"mixed_kongs_points must be 3, 5 or 6, got {self.mixed_kongs_points!r}")
+        if self.two_concealed_kongs_points not in (6, 8):
+            raise InvalidHandError(f"two_concealed_kongs_points must be 6 or 8, got {self.two_concealed_kongs_points!r}")
+
+
+PRESETS: dict[str, Options] = {
+    "wmo": Options(),
+    "china": Options(two_concealed_kongs_points=6, mixed_kongs_points=5,
+                     fully_concealed_with_special_hands=False, all_terminals_excludes_double_pung=True,
+                     waits_count_exhausted_tiles=True),
+}
+
+
+def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreResult:
+    """Score one hand. An incomplete hand or one below the minimum is a normal result."""
+    options = options or Options()
+    flowers = len(hand.bonus)
+    text = format_hand(hand)
+    if hand.winning is None:
+        return _incomplete(hand, text, flowers)
+    best, facts = evaluate(hand, ctx, options)
+    if best is None:
+        return _incomplete(hand, text, flowers)
+    table = table_for(options)
+    fans = [FanHit(table.fans[fid].name, table.fans[fid].name_zh, table.fans[fid].points, len(occ), _flatten(occ))
+            for fid, occ in best.fans.items()]
+    if flowers:
+        fan = BY_ID[FLOWER_TILES]
+        fans.append(FanHit(fan.name, fan.name_zh, fan.points, flowers, hand.bonus))
+    fans.sort(key=lambda f: (-f.points, table.rank.get(BY_NAME_ID[f.name], 0)))
+    total = best.total + flowers
+    valid = best.total >= options.minimum
+    reading = best.reading
+    details = {
+        "shape": reading.shape.value,
+        "sets": [str(s) for s in reading.sets],
+        "winning_set": str(reading.win_tileset) if reading.win_tileset is not None else None,
+        "points_without_flowers": best.total,
+        "flowers": flowers,
+        "ignored_flags": list(facts.ignored_flags),
+    }
+    return ScoreResult(
+        rules="mcr", hand=text, valid=valid, total=total, fans=tuple(fans),
+        reason=None if valid else f"{best.total} points without flowers, below the {options.minimum}-point minimum",
+        payments=mcr_payments(total, ctx) if valid else None, details=details)
+
+
+BY_NAME_ID = {f.name: f.id for f in BY_ID.values()}
+
+
+def _flatten(occurrences: list) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for occ in occurrences:
+        for name in occ:
+            seen.setdefault(name, None)
+    return tuple(seen)
+
+
+def _incomplete(hand: Hand, text: str, flowers: int) -> ScoreResult:
+    base = hand.without_winning() if hand.winning else hand
+    ready = waits(base)
+    if ready:
+        reason = f"not a complete hand; waits on {format_tiles(ready)}"
+    else:
+        reason = "not a complete hand; no tile completes it"
+    return ScoreResult(rules="mcr", hand=text, valid=False, total=0, fans=(), reason=reason,
+                       payments=None, details={"waits": list(ready), "flowers": flowers})

@@ -1,0 +1,103 @@
+"""Score every reading of a hand and keep the best one (combine.py, principle 4).
+
+A reading is one decomposition (decompose.py) with the winning tile in one set. For each:
+fans from the table by scope, account-once combinations of chows and pungs, exclusions;
+Chicken Hand when nothing is left. Fans that do not depend on the reading (tile attributes,
+how the hand was won, Tile Hog) are computed once per hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...decompose import Decomposition, Shape, decompositions
+from ...hand import Hand, WinContext
+from ...tiles import PLAYING, format_tiles
+from .combine import apply_exclusions, chow_combinations, pung_combinations, rank_key, single_pung_fans
+from .fans import CHICKEN_HAND, Table, table_for
+from .view import HandFacts, Reading
+
+
+@dataclass
+class Evaluation:
+    reading: Reading
+    fans: dict[int, list]  # fan id → sets of each occurrence
+    total: int             # without flowers
+
+
+@lru_cache(maxsize=65536)
+def _tile_fans(table: Table, kinds: frozenset) -> tuple[int, ...]:
+    return tuple(f.id for f in table.scope("tiles") if f.detect(kinds))
+
+
+def legal_decompositions(hand: Hand, options) -> list[Decomposition]:
+    found = decompositions(hand)
+    if not options.seven_pairs_allow_four_of_a_kind:
+        # four identical tiles are not two pairs under this option
+        found = [d for d in found if d.shape is not Shape.SEVEN_PAIRS
+                 or len({s.tiles for s in d.sets}) == len(d.sets)]
+    return found
+
+
+def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
+    hits: dict[int, list] = {}
+    kinds_text = (format_tiles(PLAYING[i] for i in sorted(facts.kinds)),)
+    for fid in _tile_fans(table, facts.kinds):
+        hits[fid] = [kinds_text]
+    for fan in table.scope("hand"):
+        found = fan.detect(facts)
+        if found:
+            hits[fan.id] = found
+    return hits
+
+
+def reading_fans(facts: HandFacts, reading: Reading, table: Table, base: dict[int, list]) -> dict[int, list]:
+    hits = dict(base)
+    for fan in table.scope("reading"):
+        found = fan.detect(facts, reading)
+        if found:
+            hits[fan.id] = found
+    pair = reading.pair_key if len(reading.chows) == 4 else None
+    _add_combinations(hits, reading.chows, chow_combinations(table, tuple(k for k, _ in reading.chows), pair),
+                      _pair_fans(table), str(reading.pair))
+    _add_combinations(hits, reading.pungs, pung_combinations(table, tuple(k for k, _ in reading.pungs)))
+    for key, s in reading.pungs:
+        for fid in single_pung_fans(table, key):
+            hits.setdefault(fid, []).append((str(s),))
+    return hits
+
+
+@lru_cache(maxsize=32)
+def _pair_fans(table: Table) -> frozenset[int]:
+    return frozenset(f.id for f in table.scope("chows4pair"))
+
+
+def _add_combinations(hits: dict, sets: list, found, with_pair=frozenset(), pair: str = "") -> None:
+    for fid, idx in found:
+        names = tuple(str(sets[i][1]) for i in idx)
+        if fid in with_pair:
+            names += (pair,)  # the terminal-chows fans are made by four chows and the pair
+        hits.setdefault(fid, []).append(names)
+
+
+def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, HandFacts | None]:
+    """The best reading of a complete hand, or (None, None) when it is not complete."""
+    decs = legal_decompositions(hand, options)
+    if not decs:
+        return None, None
+    table = table_for(options)
+    facts = HandFacts(hand, ctx, options)
+    base = hand_level_fans(facts, table)
+    seven_pairs = any(d.shape is Shape.SEVEN_PAIRS for d in decs)
+    best, best_key = None, None
+    for d in decs:
+        reading = Reading(d, facts)
+        fans = apply_exclusions(table, reading_fans(facts, reading, table, base))
+        if not fans:
+            fans = {CHICKEN_HAND: [tuple(str(s) for s in reading.sets) or (format_tiles(hand.closed),)]}
+        total = sum(table.fans[f].points * len(occ) for f, occ in fans.items())
+        key = rank_key(total, d.shape is not Shape.SEVEN_PAIRS, fans, reading.order,
+                       seven_pairs and d.shape is Shape.STANDARD)
+        if best_key is None or key > best_key:
+            best, best_key = Evaluation(reading, fans, total), key
+    return best, facts

@@ -1,0 +1,321 @@
+"""Fans that look at the whole hand, one reading of it, or the way it was won.
+
+Each predicate returns the occurrences of its fan: a list with one tuple of set names per
+occurrence (empty = the fan does not apply). Signatures:
+* hand scope   `(facts) -> list`            the same for every reading of the hand;
+* reading scope `(facts, reading) -> list`  depends on the sets of one decomposition.
+Exclusions between fans are data (fans.py), so a predicate only says whether its own
+definition (rules.md §1.4) holds.
+"""
+from __future__ import annotations
+
+from ...decompose import SetKind, Shape
+from ...tiles import PLAYING, format_tiles
+from .predicates_sets import DRAGON_RANKS, HONOUR_SUIT, WIND_RANKS
+from .view import HandFacts, Reading
+
+NONE: list = []
+
+
+def _all_sets(r: Reading) -> tuple[str, ...]:
+    return tuple(str(s) for s in r.sets)
+
+
+def _tiles_text(facts: HandFacts) -> tuple[str, ...]:
+    return (format_tiles(PLAYING[i] for i in sorted(facts.kinds)),)
+
+
+# --- how the hand was won (hand scope) -----------------------------------------------------
+
+def _winning(facts: HandFacts) -> list:
+    return [(facts.hand.winning,)]
+
+
+def last_tile_draw(facts: HandFacts) -> list:
+    return _winning(facts) if facts.self_drawn and facts.ctx.last_tile else NONE
+
+
+def last_tile_claim(facts: HandFacts) -> list:
+    return _winning(facts) if not facts.self_drawn and facts.ctx.last_tile else NONE
+
+
+def out_with_replacement_tile(facts: HandFacts) -> list:
+    return _winning(facts) if facts.self_drawn and facts.kong else NONE
+
+
+def robbing_the_kong(facts: HandFacts) -> list:
+    return _winning(facts) if not facts.self_drawn and facts.kong else NONE
+
+
+def last_tile(facts: HandFacts) -> list:
+    return _winning(facts) if facts.fourth_tile else NONE
+
+
+def self_drawn(facts: HandFacts) -> list:
+    return _winning(facts) if facts.self_drawn else NONE
+
+
+def fully_concealed_hand(facts: HandFacts) -> list:
+    return _winning(facts) if facts.n_melded == 0 and facts.self_drawn else NONE
+
+
+def concealed_hand(facts: HandFacts) -> list:
+    return _winning(facts) if facts.n_melded == 0 and not facts.self_drawn else NONE
+
+
+def melded_hand(facts: HandFacts) -> list:
+    return _winning(facts) if facts.n_melded == 4 and not facts.self_drawn else NONE
+
+
+def tile_hog(facts: HandFacts) -> list:
+    """Each tile kind whose four copies are all used, not as a kong."""
+    kongs = {m.tile for m in facts.hand.melds if m.kind.is_kong}
+    return [(PLAYING[i],) for i, n in enumerate(facts.counts) if n == 4 and PLAYING[i] not in kongs]
+
+
+# --- special shapes (reading scope) -----------------------------------------------------------
+
+def _pairs(r: Reading) -> list:
+    return [s.tiles[0] for s in r.sets]
+
+
+def seven_pairs(facts: HandFacts, r: Reading) -> list:
+    return [_all_sets(r)] if r.shape is Shape.SEVEN_PAIRS else NONE
+
+
+def seven_shifted_pairs(facts: HandFacts, r: Reading) -> list:
+    if r.shape is not Shape.SEVEN_PAIRS:
+        return NONE
+    tiles = _pairs(r)
+    suits = {t[1] for t in tiles}
+    numbers = sorted(int(t[0]) for t in tiles)
+    if len(suits) == 1 and "z" not in suits and numbers == list(range(numbers[0], numbers[0] + 7)):
+        return [_all_sets(r)]
+    return NONE
+
+
+def thirteen_orphans(facts: HandFacts, r: Reading) -> list:
+    return [_tiles_text(facts)] if r.shape is Shape.THIRTEEN_ORPHANS else NONE
+
+
+def _honours_in(facts: HandFacts) -> int:
+    return sum(1 for i in facts.kinds if i >= 27)
+
+
+def greater_honours_and_knitted_tiles(facts: HandFacts, r: Reading) -> list:
+    return [_tiles_text(facts)] if r.shape is Shape.HONOURS_KNITTED and _honours_in(facts) == 7 else NONE
+
+
+def lesser_honours_and_knitted_tiles(facts: HandFacts, r: Reading) -> list:
+    return [_tiles_text(facts)] if r.shape is Shape.HONOURS_KNITTED and _honours_in(facts) < 7 else NONE
+
+
+def knitted_straight(facts: HandFacts, r: Reading) -> list:
+    if r.knitted is not None:
+        return [(str(r.knitted),)]
+    # the 9 suit tiles of a lesser honours-and-knitted hand may form the whole knitted straight
+    if (r.shape is Shape.HONOURS_KNITTED and _honours_in(facts) == 5
+            and facts.options.lesser_honors_with_knitted_straight):
+        return [(format_tiles(PLAYING[i] for i in sorted(facts.kinds) if i < 27),)]
+    return NONE
+
+
+# --- pair-based fans ---------------------------------------------------------------------------
+
+def _honour_pungs(r: Reading, ranks) -> list:
+    return [s for k, s in r.pungs if k[0] == HONOUR_SUIT and k[1] in ranks]
+
+
+def little_four_winds(facts: HandFacts, r: Reading) -> list:
+    key = r.pair_key
+    winds = _honour_pungs(r, WIND_RANKS)
+    if key and key[0] == HONOUR_SUIT and key[1] in WIND_RANKS and len(winds) == 3:
+        return [tuple(str(s) for s in winds) + (str(r.pair),)]
+    return NONE
+
+
+def little_three_dragons(facts: HandFacts, r: Reading) -> list:
+    key = r.pair_key
+    dragons = _honour_pungs(r, DRAGON_RANKS)
+    if key and key[0] == HONOUR_SUIT and key[1] in DRAGON_RANKS and len(dragons) == 2:
+        return [tuple(str(s) for s in dragons) + (str(r.pair),)]
+    return NONE
+
+
+def all_chows(facts: HandFacts, r: Reading) -> list:
+    # a knitted straight stands for three chows (rules.md §1.4, 35 combines with All Chows)
+    if r.pair is None or r.pungs or r.pair_key[0] == HONOUR_SUIT:
+        return NONE
+    if len(r.chows) == 4 or (r.knitted is not None and len(r.chows) == 1):
+        return [_all_sets(r)]
+    return NONE
+
+
+# --- set traits (standard shape only: they need four sets and a pair) -------------------------
+
+def _every_set(r: Reading, test) -> list:
+    if r.shape is not Shape.STANDARD:
+        return NONE
+    return [_all_sets(r)] if all(test(s) for s in r.sets) else NONE
+
+
+def _has_terminal_or_honour(s) -> bool:
+    return any(t[1] == "z" or t[0] in "19" for t in s.tiles)
+
+
+def outside_hand(facts: HandFacts, r: Reading) -> list:
+    return _every_set(r, _has_terminal_or_honour)
+
+
+def all_fives(facts: HandFacts, r: Reading) -> list:
+    return _every_set(r, lambda s: any(t[0] == "5" and t[1] != "z" for t in s.tiles))
+
+
+def all_even_pungs(facts: HandFacts, r: Reading) -> list:
+    return _every_set(r, lambda s: s.kind is not SetKind.CHOW and s.tiles[0][1] != "z" and s.tiles[0][0] in "2468")
+
+
+def all_pungs(facts: HandFacts, r: Reading) -> list:
+    return [tuple(str(s) for _, s in r.pungs) + (str(r.pair),)] if len(r.pungs) == 4 else NONE
+
+
+# --- wind pungs (per set) ------------------------------------------------------------------
+
+def _wind_pungs(r: Reading, wind_rank: int) -> list:
+    return [(str(s),) for k, s in r.pungs if k == (HONOUR_SUIT, wind_rank)]
+
+
+def prevalent_wind(facts: HandFacts, r: Reading) -> list:
+    return _wind_pungs(r, facts.ctx.round + 1)
+
+
+def seat_wind(facts: HandFacts, r: Reading) -> list:
+    return _wind_pungs(r, facts.ctx.seat + 1)
+
+
+# --- kongs and concealed pungs ---------------------------------------------------------------
+
+def _kongs(r: Reading, concealed: bool | None = None) -> list:
+    return [s for _, s in r.pungs if s.kind is SetKind.KONG and (concealed is None or s.concealed == concealed)]
+
+
+def _kong_hit(r: Reading, concealed: bool | None = None) -> list:
+    return [tuple(str(s) for s in _kongs(r, concealed))]
+
+
+def four_kongs(facts: HandFacts, r: Reading) -> list:
+    return _kong_hit(r) if r.melded_kongs + r.concealed_kongs == 4 else NONE
+
+
+def three_kongs(facts: HandFacts, r: Reading) -> list:
+    return _kong_hit(r) if r.melded_kongs + r.concealed_kongs == 3 else NONE
+
+
+def two_concealed_kongs(facts: HandFacts, r: Reading) -> list:
+    return _kong_hit(r) if (r.melded_kongs, r.concealed_kongs) == (0, 2) else NONE
+
+
+def two_melded_kongs(facts: HandFacts, r: Reading) -> list:
+    return _kong_hit(r) if (r.melded_kongs, r.concealed_kongs) == (2, 0) else NONE
+
+
+def concealed_kong_and_melded_kong(facts: HandFacts, r: Reading) -> list:
+    """One melded and one concealed kong, scored as one fan of `mixed_kongs_points` (6 seed,
+    5 PyMahjongGB); with 3 it is Melded Kong + Concealed Kong instead."""
+    mixed = (r.melded_kongs, r.concealed_kongs) == (1, 1)
+    return _kong_hit(r) if mixed and facts.options.mixed_kongs_points != 3 else NONE
+
+
+def _split_mixed(facts: HandFacts, r: Reading) -> bool:
+    # option mixed_kongs_points=3 scores a melded + concealed kong as Melded Kong + Concealed Kong
+    return (r.melded_kongs, r.concealed_kongs) == (1, 1) and facts.options.mixed_kongs_points == 3
+
+
+def melded_kong(facts: HandFacts, r: Reading) -> list:
+    single = (r.melded_kongs, r.concealed_kongs) == (1, 0)
+    return _kong_hit(r, False) if single or _split_mixed(facts, r) else NONE
+
+
+def concealed_kong(facts: HandFacts, r: Reading) -> list:
+    single = (r.melded_kongs, r.concealed_kongs) == (0, 1)
+    return _kong_hit(r, True) if single or _split_mixed(facts, r) else NONE
+
+
+def _n_concealed(r: Reading) -> int:
+    return r.concealed_pungs + r.concealed_kongs
+
+
+def _concealed_hit(facts: HandFacts, r: Reading) -> list:
+    names = [str(s) for _, s in r.pungs
+             if (s.kind is SetKind.KONG and s.concealed) or
+             (s.kind is SetKind.PUNG and s.meld is None and
+              (facts.self_drawn or s is not r.win_tileset))]
+    return [tuple(names)]
+
+
+def four_concealed_pungs(facts: HandFacts, r: Reading) -> list:
+    return _concealed_hit(facts, r) if _n_concealed(r) == 4 else NONE
+
+
+def three_concealed_pungs(facts: HandFacts, r: Reading) -> list:
+    return _concealed_hit(facts, r) if _n_concealed(r) == 3 else NONE
+
+
+def two_concealed_pungs(facts: HandFacts, r: Reading) -> list:
+    return _concealed_hit(facts, r) if _n_concealed(r) == 2 else NONE
+
+
+# --- waits (rules.md §1.2): only when the hand waited on exactly one tile kind ------------------
+
+def _wait_position(facts: HandFacts, r: Reading) -> str | None:
+    """'edge', 'closed' or 'single' for where the winning tile sits, or None."""
+    s = r.win_tileset
+    if s is None or s.meld is not None or r.shape not in (Shape.STANDARD, Shape.KNITTED_STRAIGHT):
+        return None
+    if r.knitted is not None and not facts.options.knitted_straight_wait_fans \
+            and facts.hand.winning in r.knitted.tiles:
+        return None
+    if facts.waits != (facts.hand.winning,):
+        return None
+    if s.kind is SetKind.PAIR:
+        return "single"
+    if s.kind is SetKind.CHOW:
+        at = s.tiles.index(facts.hand.winning)
+        if at == 1:
+            return "closed"
+        start = int(s.tiles[0][0])
+        if (start == 1 and at == 2) or (start == 7 and at == 0):
+            return "edge"
+    return None
+
+
+def edge_wait(facts: HandFacts, r: Reading) -> list:
+    return [(str(r.win_tileset), facts.hand.winning)] if _wait_position(facts, r) == "edge" else NONE
+
+
+def closed_wait(facts: HandFacts, r: Reading) -> list:
+    return [(str(r.win_tileset), facts.hand.winning)] if _wait_position(facts, r) == "closed" else NONE
+
+
+def single_wait(facts: HandFacts, r: Reading) -> list:
+    return [(str(r.win_tileset), facts.hand.winning)] if _wait_position(facts, r) == "single" else NONE
+
+
+# --- Nine Gates ------------------------------------------------------------------------------
+
+_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)  # 1112345678999 before the winning tile
+
+
+def nine_gates(facts: HandFacts, r: Reading) -> list:
+    """Concealed 1112345678999 of one suit plus any tile of that suit. The hit names the
+    first terminal pung of the reading: Nine Gates absorbs that one Pung of Terminals
+    (fans.py), the other terminal pung still scores (PyMahjongGB, Chinese practice)."""
+    if facts.hand.melds or r.shape is not Shape.STANDARD:
+        return NONE
+    counts = list(facts.counts)
+    counts[facts.win] -= 1
+    base = facts.win - facts.win % 9 if facts.win < 27 else None
+    if base is None or tuple(counts[base:base + 9]) != _GATES or sum(counts) != 13:
+        return NONE
+    terminal_pungs = [str(s) for k, s in r.pungs if k[1] in (1, 9)]
+    return [tuple(terminal_pungs[:1]) or _tiles_text(facts)]
