@@ -1,0 +1,128 @@
+"""The page's photo path in one call: photo bytes → an overlay picture and a `TableLayout`,
+or one plain line saying why not.
+
+The tile reader is passed in (a `vision.pipeline.TileReader`, or a fake in tests), so this
+module never decides where the model lives; `load_reader` does, and turns a missing or
+broken model into a message the page shows while manual entry keeps working.
+"""
+from __future__ import annotations
+
+import io
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from PIL import Image
+
+from vision.layout import LaidTile, TableLayout
+
+MODEL_ENV = "MAHJONG_LENS_MODEL"
+LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
+OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
+BONUS_CODES = {f"{n}f" for n in range(1, 9)}
+
+
+class Reader(Protocol):
+    def read(self, source) -> object:
+        """A `vision.pipeline.PhotoReading`: .photo (Photo), .detections (full-res pixels)."""
+
+
+@dataclass(frozen=True)
+class Recognition:
+    overlay_jpeg: bytes          # the photo with each tile's box and reading
+    layout: TableLayout
+    tiles: int                   # tiles found
+    doubtful: int                # of which read with low confidence
+    seconds: float               # decode + detect + layout + overlay
+    message: str | None = None   # a plain note (e.g. no tiles found)
+
+
+def model_path() -> Path:
+    from vision.detector import DEFAULT_MODEL_PATH
+    return Path(os.environ.get(MODEL_ENV) or DEFAULT_MODEL_PATH)
+
+
+def load_reader(path: str | os.PathLike | None = None) -> Reader | str:
+    """The tile reader over the committed model, or a line saying why there is none."""
+    path = Path(path or model_path())
+    if not path.is_file():
+        return (f"No tile model at {path.name}: photo reading is off. "
+                f"Enter the hand with the tile buttons (Manual).")
+    try:
+        from vision.pipeline import TileReader
+        return TileReader(path)
+    except (ValueError, OSError, ImportError) as exc:
+        return f"The tile model could not be loaded ({_one_line(exc)}). Enter the hand by hand."
+
+
+def baseline_layout(codes: list[str], boxes: np.ndarray, confidence: np.ndarray) -> TableLayout:
+    """Every face-up playing tile concealed, bonus tiles aside, face-down tiles ignored, in
+    reading order (left to right): the honest reading until the layout heuristic decides."""
+    tiles = [LaidTile(code, tuple(float(v) for v in box), float(min(1.0, max(0.0, c))))
+             for code, box, c in zip(codes, boxes, confidence)]
+    tiles.sort(key=lambda t: (t.box[0] + t.box[2]) / 2)
+    return TableLayout(
+        concealed=tuple(t for t in tiles if t.code not in BONUS_CODES and t.code != "back"),
+        bonus=tuple(t for t in tiles if t.code in BONUS_CODES),
+        ignored=tuple(t for t in tiles if t.code == "back"),
+        notes=("every tile read as concealed: set the exposed sets and the winning tile",))
+
+
+def read_layout(detections) -> TableLayout:
+    """The layout module's grouping when it exists in this build, else the baseline."""
+    from vision import layout
+    grouping = getattr(layout, "read_layout", None)
+    if grouping is not None:
+        return grouping(detections)
+    return baseline_layout(list(detections.codes), np.asarray(detections.xyxy),
+                           np.asarray(detections.confidence))
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _overlay(rgb: np.ndarray, detections, scale: tuple[float, float]) -> bytes:
+    from vision.draw import draw_detections
+    sx, sy = scale
+    shown = detections.scaled(1 / sx, 1 / sy) if (sx, sy) != (1.0, 1.0) else detections
+    drawn = draw_detections(rgb, shown, low_confidence=LOW_CONFIDENCE)
+    image = Image.fromarray(drawn)
+    image.thumbnail((OVERLAY_MAX_SIDE, OVERLAY_MAX_SIDE))
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=85)
+    return out.getvalue()
+
+
+def recognise(data: bytes, reader: Reader) -> Recognition | str:
+    """Read a photo. Returns a `Recognition`, or one line for the player (not an image, too
+    large, the reader failed); never raises for anything in the photo."""
+    from vision.image import ImageError
+    start = time.perf_counter()
+    try:
+        reading = reader.read(bytes(data))
+    except ImageError as exc:
+        return "Could not use this photo: " + str(exc).removeprefix("image bytes: ")
+    except MemoryError:
+        return "Could not use this photo: it is too large to read on this machine."
+    except Exception as exc:  # the reader is a boundary: a model error must not reach the page
+        return f"The tile reader failed on this photo ({_one_line(exc)}). Enter the hand by hand."
+    detections = reading.detections
+    try:
+        layout = read_layout(detections)
+    except Exception as exc:  # a grouping failure still leaves the tiles usable
+        layout = baseline_layout(list(detections.codes), np.asarray(detections.xyxy),
+                                 np.asarray(detections.confidence))
+        layout = TableLayout(layout.concealed, (), layout.bonus, None, layout.ignored, None, 0.0,
+                             (f"grouping failed ({_one_line(exc)}); every tile read as concealed",))
+    overlay = _overlay(reading.photo.rgb, detections, reading.photo.scale)
+    n = len(detections)
+    doubtful = int(np.sum(np.asarray(detections.confidence) < LOW_CONFIDENCE))
+    message = None
+    if n == 0:
+        message = ("No tiles found in this photo. Take it again from above, closer, with the "
+                   "tiles filling the frame, or enter the hand with the tile buttons.")
+    return Recognition(overlay, layout, n, doubtful, time.perf_counter() - start, message)
