@@ -11,7 +11,8 @@ Data: `--train` and `--val` are output folders of `python -m datasets.synth` (JP
 label .txt and truth .json per scene, in any sub-folder layout); `--val` must be drawn with
 tile designs never used in `--train`, so validation measures generalisation to new sets.
 Images are shrunk once to `--imgsz` on the long side (ultralytics would do it on every load,
-and on 2 cores with workers=0 that decoding is a third of the step time).
+and on 2 cores with workers=0 that decoding is a third of the step time), and each training
+scene adds one zoomed crop a few tiles wide, so that large tiles (close shots) are seen too.
 
 Nothing is fetched from the network: the model is built from its yaml (no pretrained
 weights), AMP is off (its check downloads a model), plots are off, and the font that
@@ -67,22 +68,68 @@ def find_scenes(folder: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def _shrink_one(job: tuple[str, str, str, int]) -> None:
+def _write(image, rows, target: Path, long_side: int) -> None:
+    """Image shrunk (or grown) to `long_side`, and its YOLO rows (normalised, so unchanged)."""
     import cv2
-    source, label, target, long_side = job
-    image = cv2.imread(source, cv2.IMREAD_COLOR)
     height, width = image.shape[:2]
     scale = long_side / max(height, width)
-    if scale < 1:
+    if scale != 1:
         image = cv2.resize(image, (round(width * scale), round(height * scale)),
-                           interpolation=cv2.INTER_AREA)
-    cv2.imwrite(target, image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    shutil.copy(label, Path(target).parent.parent.parent / "labels" / Path(target).parent.name
-                / (Path(target).stem + ".txt"))
+                           interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    cv2.imwrite(str(target), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    label = target.parent.parent.parent / "labels" / target.parent.name / (target.stem + ".txt")
+    label.write_text("".join(f"{int(r[0])} {r[1]:.6f} {r[2]:.6f} {r[3]:.6f} {r[4]:.6f}\n"
+                             for r in rows))
 
 
-def build_dataset(train: Path, val: Path, out: Path, imgsz: int) -> Path:
-    """Shrunk copies in out/{images,labels}/{train,val} and the dataset yaml; reused if there."""
+def zoom_crop(image, rows, rng, min_visible: float = 0.6):
+    """A window a few tiles wide around a random tile: the tiles come out 2-8x larger.
+
+    Synthetic scenes show whole tables, so their tiles are small; product photos and close
+    shots (Camerash) show tiles 60-300 pixels wide. Tiles cut by the window keep their
+    label when at least `min_visible` of the box is inside.
+    """
+    import numpy as np
+    height, width = image.shape[:2]
+    boxes = rows[:, 1:] * [width, height, width, height]
+    tile = float(np.median(boxes[:, 2]))
+    win_w = min(width, max(width / 4, tile * rng.uniform(3, 10)))
+    win_h = min(height, win_w * height / width)
+    anchor = boxes[rng.integers(len(boxes)), :2]
+    x0 = float(np.clip(anchor[0] - win_w * rng.uniform(0.2, 0.8), 0, width - win_w))
+    y0 = float(np.clip(anchor[1] - win_h * rng.uniform(0.2, 0.8), 0, height - win_h))
+    xyxy = np.concatenate([boxes[:, :2] - boxes[:, 2:] / 2, boxes[:, :2] + boxes[:, 2:] / 2], 1)
+    clipped = np.clip(xyxy, [x0, y0, x0, y0], [x0 + win_w, y0 + win_h] * 2)
+    area = np.prod(xyxy[:, 2:] - xyxy[:, :2], 1)
+    visible = np.prod(np.clip(clipped[:, 2:] - clipped[:, :2], 0, None), 1) / np.maximum(area, 1e-9)
+    keep = visible >= min_visible
+    kept = clipped[keep] - [x0, y0, x0, y0]
+    out_rows = np.column_stack([rows[keep, 0], (kept[:, 0] + kept[:, 2]) / 2 / win_w,
+                                (kept[:, 1] + kept[:, 3]) / 2 / win_h,
+                                (kept[:, 2] - kept[:, 0]) / win_w, (kept[:, 3] - kept[:, 1]) / win_h])
+    crop = image[int(y0):int(y0 + win_h), int(x0):int(x0 + win_w)]
+    return crop, out_rows
+
+
+def _shrink_one(job: tuple[str, str, str, int, int]) -> None:
+    import cv2
+    import numpy as np
+    source, label, target, long_side, zoom_seed = job
+    image = cv2.imread(source, cv2.IMREAD_COLOR)
+    rows = np.loadtxt(label, ndmin=2) if Path(label).stat().st_size else np.zeros((0, 5))
+    _write(image, rows, Path(target), long_side)
+    if zoom_seed >= 0 and len(rows):
+        crop, crop_rows = zoom_crop(image, rows, np.random.default_rng(zoom_seed))
+        _write(crop, crop_rows, Path(target).with_name(Path(target).stem + "_zoom.jpg"),
+               long_side)
+
+
+def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
+                  zoom: bool = True) -> Path:
+    """Shrunk copies in out/{images,labels}/{train,val} and the dataset yaml; reused if there.
+
+    Each training scene also gives one zoomed crop (see `zoom_crop`); validation does not.
+    """
     data_yaml = out / "data.yaml"
     if data_yaml.is_file():
         return data_yaml
@@ -97,7 +144,8 @@ def build_dataset(train: Path, val: Path, out: Path, imgsz: int) -> Path:
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i, (image, label) in enumerate(pairs):
             target = out / "images" / split / f"{i:06d}_{image.stem}.jpg"
-            jobs.append((str(image), str(label), str(target), imgsz))
+            zoom_seed = seed * 1_000_003 + i if split == "train" and zoom else -1
+            jobs.append((str(image), str(label), str(target), imgsz, zoom_seed))
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(_shrink_one, jobs, chunksize=32))
     names = class_names()
@@ -105,7 +153,8 @@ def build_dataset(train: Path, val: Path, out: Path, imgsz: int) -> Path:
     lines += [f"  {i}: '{name}'" for i, name in enumerate(names)]
     data_yaml.write_text("\n".join(lines) + "\n")
     (out / "sources.json").write_text(json.dumps(
-        {"train": str(train), "val": str(val), "counts": counts, "imgsz": imgsz}, indent=1))
+        {"train": str(train), "val": str(val), "counts": counts, "imgsz": imgsz,
+         "zoom_crops": zoom, "seed": seed}, indent=1))
     return data_yaml
 
 
@@ -123,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--lr0", type=float, default=0.002)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-zoom", action="store_true", help="no zoomed crops in training")
     parser.add_argument("--resume", action="store_true", help="continue from RUN/train/weights/last.pt")
     args = parser.parse_args(argv)
 
@@ -140,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if not (args.train and args.val):
             raise SystemExit("--train and --val are needed for a new run")
-        data_yaml = build_dataset(args.train, args.val, args.run / "data", args.imgsz)
+        data_yaml = build_dataset(args.train, args.val, args.run / "data", args.imgsz,
+                                  args.seed, zoom=not args.no_zoom)
         print(f"dataset ready in {time.time() - started:.0f} s: {data_yaml}", flush=True)
         YOLO(args.model).train(
             data=str(data_yaml), epochs=args.epochs, time=args.hours or None,
