@@ -1,0 +1,54 @@
+"""`mahjong-lens app`: start the Streamlit page on this machine (offline, no set-up)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PAGE = Path(__file__).resolve().parent.parent / "page.py"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("app", help="start the page (open the printed address on a phone or here)")
+    p.add_argument("--server.port", dest="port", type=int, default=8501,
+                   help="port to listen on (default 8501)")
+    p.add_argument("--server.address", dest="address", default=None,
+                   help="address to listen on (default: all; 127.0.0.1 for this machine only)")
+    p.add_argument("--data-dir", default=None,
+                   help="folder of the ledger (default $MAHJONG_LENS_DATA or ~/.mahjong-lens)")
+    p.add_argument("--model", default=None, help="detector ONNX file (default: the committed model)")
+    p.set_defaults(run=run)
+
+
+def command(args) -> list[str]:
+    """The streamlit command line: headless, no usage statistics, no tracebacks on the page,
+    tile pictures served from app/static."""
+    cmd = [sys.executable, "-m", "streamlit", "run", str(PAGE),
+           "--server.headless", "true",
+           "--browser.gatherUsageStats", "false",
+           "--server.port", str(args.port),
+           "--server.enableStaticServing", "true",
+           "--server.maxUploadSize", "50",
+           "--client.showErrorDetails", "none",
+           "--client.toolbarMode", "minimal",
+           "--global.developmentMode", "false",
+           "--theme.base", "light"]
+    if args.address:
+        cmd += ["--server.address", args.address]
+    if args.data_dir:
+        cmd += ["--", "--data-dir", str(Path(args.data_dir).expanduser().resolve())]
+    return cmd
+
+
+def run(args) -> int:
+    env = dict(os.environ)
+    if args.model:
+        env["MAHJONG_LENS_MODEL"] = str(Path(args.model).expanduser().resolve())
+    cmd = command(args)
+    if hasattr(os, "execve") and os.name == "posix":
+        os.execve(cmd[0], cmd, env)  # the page server becomes this process: signals reach it
+    try:
+        return subprocess.call(cmd, env=env)
+    except KeyboardInterrupt:
+        return 0

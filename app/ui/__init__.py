@@ -1,0 +1,1 @@
+"""Streamlit views of the page; each takes plain values and calls `app` pure functions."""

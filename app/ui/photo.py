@@ -1,0 +1,92 @@
+"""Photo in: camera or upload, read once per photo, shown with each tile's box and reading.
+
+The reader (the ONNX model) is loaded once per process; a missing model is a message and
+the manual mode keeps working. A photo is read once: later taps reuse the result.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+from app import edit, recognise
+
+from . import state
+
+MODES = ("Camera", "Upload", "Manual")
+MODE_ICONS = {"Camera": ":material/photo_camera:", "Upload": ":material/upload:",
+              "Manual": ":material/touch_app:"}
+PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"]
+MAX_UPLOAD_MB = 50
+
+
+@st.cache_resource(show_spinner=False)
+def _reader(path: str, mtime: float):
+    return recognise.load_reader(path)
+
+
+def reader():
+    """The tile reader, or the line that says why there is none (cached per model file)."""
+    path = recognise.model_path()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = -1.0
+    return _reader(str(path), mtime)
+
+
+def _read(who: str, upload) -> None:
+    data = upload.getvalue()
+    photo_id = hashlib.sha1(data).hexdigest()
+    ss = st.session_state
+    if ss["photo_ids"].get(who) == photo_id:
+        return
+    ss["photo_ids"] = {**ss["photo_ids"], who: photo_id}
+    found = reader()
+    if isinstance(found, str):
+        ss["recog"] = {**ss["recog"], who: found}
+        return
+    with st.spinner("Reading the tiles…"):
+        result = recognise.recognise(data, found)
+    ss["recog"] = {**ss["recog"], who: result}
+    if isinstance(result, recognise.Recognition):
+        state.set_draft(who, edit.from_layout(result.layout))
+        ss["sel"] = None
+        ss["target"] = {**ss["target"], who: edit.HAND}
+
+
+def render(who: str, *, need_winning: bool = True) -> None:
+    mode = st.segmented_control("Hand from", MODES, key=f"mode__{who}", default="Upload",
+                                required=True, format_func=lambda m: m,
+                                label_visibility="collapsed")
+    gen = st.session_state["generation"]
+    upload = None
+    if mode == "Camera":
+        upload = st.camera_input("Photo of the hand", key=f"camera__{who}__{gen}")
+    elif mode == "Upload":
+        upload = st.file_uploader("Photo of the hand", type=PHOTO_TYPES, key=f"upload__{who}__{gen}",
+                                  max_upload_size=MAX_UPLOAD_MB)
+    else:
+        key = f"notation__{who}__{gen}"
+        st.text_input("Or type the hand", key=key, placeholder="[123m][EEE1]456p789sNN",
+                      on_change=state.on_notation, args=(who, key, need_winning),
+                      help="Bracketed sets are exposed; the last tile is the winning tile.")
+    if upload is not None:
+        _read(who, upload)
+        found = st.session_state["recog"].get(who)
+        if isinstance(found, str):
+            st.warning(found)
+        elif found is not None:
+            note = (f"{found.tiles} tiles read in {found.seconds:.1f} s"
+                    + (f"; **{found.doubtful} doubtful** (orange): check them" if found.doubtful else ""))
+            st.image(found.overlay_jpeg, caption=None, width="stretch")
+            st.caption(note)
+            if found.message:
+                st.info(found.message)
+    elif mode != "Manual":
+        if who in st.session_state["photo_ids"]:  # removed: the same photo may come again
+            st.session_state["photo_ids"] = {k: v for k, v in st.session_state["photo_ids"].items()
+                                             if k != who}
+        found = reader()
+        if isinstance(found, str):
+            st.info(found)

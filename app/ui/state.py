@@ -1,0 +1,151 @@
+"""Everything the page keeps in `st.session_state`, in one place, with the callbacks that
+change it. Callbacks run before the script, so the page always draws the state after the
+tap. Drafts are keyed by whose hand they are: `win` (the winner), `o0`..`o3` (Classical: the
+other players by seat).
+"""
+from __future__ import annotations
+
+import dataclasses
+import uuid
+
+import streamlit as st
+
+from app import edit
+
+DEFAULTS = {
+    "sel": None,        # (who, ref, index) of the selected tile
+    "target": None,     # dict who → group ref that palette taps add to
+    "flash": None,      # one line to show once (an edit that was refused)
+    "generation": 0,    # bumped for a new photo or a new hand: resets per-hand widgets
+    "recog": None,      # dict who → Recognition | message
+    "photo_ids": None,  # dict who → id of the upload already read
+    "added": None,      # dict token → hand number, hands this session put in the ledger
+}
+
+
+def init() -> None:
+    ss = st.session_state
+    for key, value in DEFAULTS.items():
+        if key not in ss:
+            ss[key] = {} if value is None and key in ("target", "recog", "photo_ids", "added") else value
+    if "drafts" not in ss:
+        ss["drafts"] = {"win": edit.Draft()}
+    if "session_id" not in ss:
+        ss["session_id"] = uuid.uuid4().hex
+
+
+def draft(who: str) -> edit.Draft:
+    return st.session_state["drafts"].get(who) or edit.Draft()
+
+
+def set_draft(who: str, value: edit.Draft) -> None:
+    st.session_state["drafts"] = {**st.session_state["drafts"], who: value}
+
+
+def target(who: str) -> str:
+    return st.session_state["target"].get(who, edit.HAND)
+
+
+def flash(message: str | None) -> None:
+    st.session_state["flash"] = message
+
+
+def take_flash() -> str | None:
+    message, st.session_state["flash"] = st.session_state.get("flash"), None
+    return message
+
+
+def new_hand() -> None:
+    """Forget the hands and photos (keep players, rules and the round)."""
+    ss = st.session_state
+    ss["drafts"] = {"win": edit.Draft()}
+    ss["sel"] = None
+    ss["target"] = {}
+    ss["recog"] = {}
+    ss["generation"] += 1
+
+
+# --- callbacks -----------------------------------------------------------------------------
+
+def _apply(who: str, fn, *args, **kwargs) -> bool:
+    try:
+        set_draft(who, fn(draft(who), *args, **kwargs))
+    except edit.EditError as exc:
+        flash(str(exc))
+        return False
+    return True
+
+
+def on_tile(who: str, ref: str, index: int) -> None:
+    ss = st.session_state
+    ss["sel"] = None if ss["sel"] == (who, ref, index) else (who, ref, index)
+
+
+def on_palette(who: str, code: str, need_winning: bool) -> None:
+    sel = st.session_state["sel"]
+    if sel and sel[0] == who:
+        _apply(who, edit.replace_tile, sel[1], sel[2], code)
+        st.session_state["sel"] = None
+    else:
+        _apply(who, edit.add_next, target(who), code, need_winning=need_winning)
+
+
+def on_target(who: str, ref: str) -> None:
+    st.session_state["target"] = {**st.session_state["target"], who: ref}
+    st.session_state["sel"] = None
+
+
+def on_new_set(who: str) -> None:
+    try:
+        value, ref = edit.new_meld(draft(who))
+    except edit.EditError as exc:
+        flash(str(exc))
+        return
+    set_draft(who, value)
+    on_target(who, ref)
+
+
+def on_action(who: str, action: str, dest: str | None = None) -> None:
+    sel = st.session_state["sel"]
+    st.session_state["sel"] = None
+    if not sel or sel[0] != who or action == "cancel":
+        return
+    _, ref, index = sel
+    if action == "remove":
+        _apply(who, edit.remove_tile, ref, index)
+    elif action == "winning":
+        _apply(who, edit.set_winning, ref, index)
+    elif action == "move" and dest:
+        _apply(who, edit.move_tile, ref, index, dest)
+
+
+def on_kind(who: str, ref: str, key: str) -> None:
+    st.session_state["sel"] = None
+    _apply(who, edit.set_meld_kind, ref, st.session_state[key])
+    st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
+
+
+def on_clear(who: str) -> None:
+    set_draft(who, edit.Draft())
+    st.session_state["sel"] = None
+    st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
+
+
+def on_confirm_all(who: str) -> None:
+    set_draft(who, edit.confirm_all(draft(who)))
+
+
+def on_notation(who: str, key: str, need_winning: bool) -> None:
+    from scoring.errors import InvalidHandError
+    from scoring.hand import parse_hand
+    text = (st.session_state.get(key) or "").strip()
+    if not text:
+        return
+    try:
+        hand = parse_hand(text)
+    except InvalidHandError as exc:
+        flash(f"Could not read {text!r}: {exc}")
+        return
+    bonus = draft(who).bonus
+    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=bonus))
+    st.session_state["sel"] = None

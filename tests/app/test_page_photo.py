@@ -1,0 +1,92 @@
+"""Photo in (upload and camera, a real JPEG through the real reader on a stub ONNX model),
+the overlay, and bad uploads: each a plain message, never a traceback."""
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from app_fixtures import HAND, click, keys, table_photo, texts, tile_key
+
+
+def _drafted(at) -> list[str]:
+    draft = at.session_state["drafts"]["win"]
+    return draft.codes()
+
+
+def test_upload_reads_the_photo_into_the_hand_and_marks_the_doubtful_tile(page, stub_model):
+    page.file_uploader[0].set_value(("hand.jpg", table_photo(), "image/jpeg")).run()
+    assert not page.exception and not page.error
+    assert len(page.image) >= 1  # the overlay
+    said = texts(page)
+    assert "14 tiles read" in said and "1 doubtful" in said
+    codes = _drafted(page)
+    assert sorted(codes) == sorted(HAND[:5] + ["9p"] + HAND[6:])
+    doubtful = [k for k in keys(page, "tile__win__") if "__dbt__" in k]
+    assert len(doubtful) == 1 and "__9p__" in doubtful[0]
+
+
+def test_camera_photo_is_read_the_same_way(page, stub_model):
+    page.segmented_control(key="mode__win").set_value("Camera").run()
+    page.camera_input[0].set_value(("shot.jpg", table_photo(), "image/jpeg")).run()
+    assert not page.exception and not page.error
+    assert "14 tiles read" in texts(page)
+
+
+def test_fix_the_misread_tile_then_the_hand_scores(page, stub_model):
+    page.file_uploader[0].set_value(("hand.jpg", table_photo(), "image/jpeg")).run()
+    draft = page.session_state["drafts"]["win"]
+    where = "hand", [s.code for s in draft.hand].index("9p")
+    click(page, tile_key(page, "win", *where))
+    click(page, "pal__6p__win")
+    draft = page.session_state["drafts"]["win"]
+    assert "9p" not in draft.codes() and draft.codes().count("6p") == 1
+    if draft.winning is None:  # the layout left the winning tile open: choose it
+        index = [s.code for s in draft.hand].index("2z")
+        click(page, tile_key(page, "win", "hand", index))
+        click(page, "act__win__winning")
+    assert page.session_state["drafts"]["win"].winning is not None
+    assert page.success and "a valid hand" in page.success[0].value
+
+
+def _upload(at, name, data, mime="image/jpeg"):
+    at.file_uploader[0].set_value((name, data, mime)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_bad_uploads_each_give_a_plain_message(page, stub_model):
+    jpeg = table_photo()
+    cases = {
+        "not-an-image.jpg": (b"this is a text file, not a photo\n" * 20, "not an image"),
+        "truncated.jpg": (jpeg[: len(jpeg) // 3], "truncated or corrupt"),
+        "empty.png": (b"", "empty file"),
+    }
+    huge = io.BytesIO()
+    Image.new("1", (9000, 5000)).save(huge, format="PNG")  # 45 MP claimed, a small file
+    cases["huge.png"] = (huge.getvalue(), "megapixel")
+    for name, (data, expected) in cases.items():
+        _upload(page, name, data)
+        said = "\n".join(w.value for w in page.warning)
+        assert expected in said, (name, said)
+        assert "Traceback" not in texts(page)
+    # the page goes on: a good photo after the bad ones is read
+    _upload(page, "hand.jpg", jpeg)
+    assert "14 tiles read" in texts(page)
+
+
+def test_a_photo_with_no_tiles_says_so(page, tmp_path, monkeypatch):
+    from app_fixtures import write_model
+    monkeypatch.setenv("MAHJONG_LENS_MODEL", str(write_model(tmp_path / "empty.onnx", [], [])))
+    _upload(page, "cloth.jpg", table_photo(codes=[]))
+    assert "No tiles found" in texts(page)
+    assert page.session_state["drafts"]["win"].codes() == []
+
+
+def test_missing_model_leaves_manual_entry_working(page, no_model):
+    page.run()
+    assert "No tile model" in texts(page)
+    _upload(page, "hand.jpg", table_photo())
+    assert "No tile model" in texts(page)
+    click(page, "pal__5p__win")
+    assert page.session_state["drafts"]["win"].codes() == ["5p"]
