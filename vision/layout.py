@@ -1,14 +1,24 @@
 """From `Detections` to a `TableLayout`: which tiles are the concealed hand, which form
 exposed melds, concealed kongs, bonus tiles set aside, and the winning-tile candidate.
 
-The types here are the boundary between recognition and the page (design.md). The grouping
-heuristic itself is issue 5; until it lands `read_layout` reads every face-up playing tile
-as concealed and every bonus tile as a bonus tile, which is the honest baseline the page
-corrects by hand.
+The types here are the boundary between recognition and the page (design.md). `read_layout`
+is the entry point: tiles are clustered (vision.geometry), each cluster is read in the row
+frame of both axes its neighbour vectors allow, every complete reading of the hand is
+scored on geometry (vision.grouping), and the best one wins; the rejected ones are named
+in `notes` and `alternatives`. Which end of a row is the player's left (it sets the offer
+digit of a pung or kong) comes from perspective: near tiles look bigger.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.hand import Hand, format_hand
+from scoring.tiles import sort_key
+
+from . import geometry, grouping
+from .bonus import bonus_tiles
 
 GROUP_KINDS = ("chow", "pung", "kong", "concealed_kong")
 
@@ -30,10 +40,15 @@ class LaidTile:
 
 @dataclass(frozen=True)
 class LaidMeld:
-    """An exposed meld or a concealed kong (face-down tiles are code 'back')."""
+    """An exposed meld or a concealed kong (face-down tiles are code 'back'). `tiles` are in
+    reading order (the player's left to right). `offer` is the notation digit: chow → which
+    tile (1-3, low to high) was claimed, pung/kong → who offered (1 left, 2 opposite, 3
+    right), None for a concealed kong; `promoted`: a kong made by adding to a melded pung."""
     kind: str
     tiles: tuple[LaidTile, ...]
     confidence: float
+    offer: int | None = None
+    promoted: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in GROUP_KINDS:
@@ -50,3 +65,175 @@ class TableLayout:
     notation: str | None = None                 # the hand, when the reading is a legal hand
     confidence: float = 0.0                     # of the grouping as a whole
     notes: tuple[str, ...] = field(default_factory=tuple)  # rejected alternatives, doubts
+    winning_guessed: bool = False               # nothing was set apart: the winning tile is a guess
+    alternatives: tuple[str, ...] = ()          # notations of rejected complete readings, best first
+
+
+# --- reading a layout from detections ------------------------------------------------------
+
+MAX_CLUSTERS = 6          # clusters tried, biggest first (the rest are ignored)
+PERSPECTIVE = 0.04        # relative tile-size change across the hand that tells near from far
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    reading: "grouping.Reading"
+    frame: "geometry.RowFrame"
+
+
+def read_layout(detections) -> TableLayout:
+    """The hand in a photo's detections (vision.detector.Detections)."""
+    codes = list(detections.codes)
+    if not codes:
+        return TableLayout(concealed=(), notes=("no tiles found",))
+    xyxy = np.asarray(detections.xyxy, np.float64)
+    found: list[_Candidate] = []
+    fallbacks: list[_Candidate] = []
+    for index in geometry.clusters(xyxy)[:MAX_CLUSTERS]:
+        base = geometry.row_angle(xyxy, index)
+        for angle in (base, base + np.pi / 2):
+            frame = geometry.frame(xyxy, index, angle, codes=codes)
+            found.extend(_Candidate(r, frame) for r in grouping.search(frame, codes))
+            plain = grouping.fallback(frame, codes)
+            if plain is not None:
+                fallbacks.append(_Candidate(plain, frame))
+    if found:
+        found.sort(key=lambda c: -c.reading.score)
+        return _layout(found[0], found[1:], detections)
+    if not fallbacks:
+        return _layout(None, [], detections)
+    best = max(fallbacks, key=lambda c: (len(c.reading.concealed) + 3 * len(c.reading.melds),
+                                         -len(c.reading.ignored)))
+    return _layout(best, [], detections)
+
+
+def _direction(r: "grouping.Reading", frame, codes: list[str], xyxy: np.ndarray) -> int:
+    """+1 when +u runs from the player's left to right (the player sits on the +v side),
+    else -1. Votes, strongest first: a winning tile set apart lies right of the concealed
+    row; concealed tiles are mostly sorted low to high from left to right; exposed sets in a
+    row of their own lie beyond the concealed row, away from the player; near tiles look
+    bigger (the photographer is most often the winner)."""
+    vote = 0.0
+    conc = sorted(r.concealed, key=lambda t: frame.u[t])
+    if r.winning is not None and not r.guessed and conc:
+        mid = (frame.u[conc[0]] + frame.u[conc[-1]]) / 2
+        vote += 1.5 * np.sign(frame.u[r.winning] - mid)
+    keys = [sort_key(codes[t]) for t in conc]
+    if len(keys) >= 3:
+        up = sum(a < b for a, b in zip(keys, keys[1:]))
+        down = sum(a > b for a, b in zip(keys, keys[1:]))
+        vote += 2.0 * (up - down) / (len(keys) - 1)
+    meld_tiles = [t for m in r.melds for t in m.tiles]
+    if meld_tiles and conc:
+        dv = (np.median(frame.v[meld_tiles]) - np.median(frame.v[conc])) / np.median(frame.along[conc])
+        if abs(dv) > 0.6:
+            vote += -1.0 * np.sign(dv)
+    tiles = conc + meld_tiles
+    if len(tiles) >= 4 and np.ptp(frame.v[tiles]) > 1e-6:
+        size = np.sqrt(np.prod(xyxy[tiles, 2:] - xyxy[tiles, :2], axis=1))
+        slope = np.polyfit(frame.v[tiles], size, 1)[0] * np.ptp(frame.v[tiles]) / size.mean()
+        if abs(slope) > PERSPECTIVE:
+            vote += 0.3 * np.sign(slope)
+    return -1 if vote < 0 else 1
+
+
+def _offer(m: "grouping.MeldChoice", codes: list[str], order: list[int]) -> int | None:
+    if m.claimed is None:
+        return None
+    claimed = m.tiles[m.claimed]
+    if m.kind == "chow":
+        ranked = sorted(m.tiles, key=lambda t: int(codes[t][0]))
+        return ranked.index(claimed) + 1
+    pos, last = order.index(claimed), len(order) - 1
+    return 1 if pos == 0 else 3 if pos == last else 2
+
+
+def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> TableLayout:
+    codes = list(detections.codes)
+    xyxy = np.asarray(detections.xyxy, np.float64)
+    conf = np.asarray(detections.confidence, np.float64)
+    if best is None:
+        ignored = tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)))
+        return TableLayout(concealed=(), ignored=ignored,
+                           notes=("no face-up playing tiles found: nothing to read",))
+    r, frame = best.reading, best.frame
+    hand_tiles = list(r.concealed) + [t for m in r.melds for t in m.tiles] + \
+        ([r.winning] if r.winning is not None else [])
+    sign = _direction(r, frame, codes, xyxy)
+
+    along = geometry.centres(xyxy) @ np.array([np.cos(frame.angle), np.sin(frame.angle)])
+
+    def ordered(tiles) -> list[int]:
+        return sorted(tiles, key=lambda t: sign * along[t])
+
+    concealed = ordered(r.concealed)
+    winning = r.winning
+    if r.guessed:  # the drawn tile usually sits at the player's right end
+        concealed = ordered(list(r.concealed) + [r.winning])
+        winning = concealed.pop()
+    melds, hand_melds = [], []
+    for m in sorted(r.melds, key=lambda m: sign * np.mean(along[list(m.tiles)])):
+        order = ordered(m.tiles)
+        offer = _offer(m, codes, order)
+        hand_melds.append(grouping.to_meld(m, codes, offer, promoted=m.stacked))
+        turned = {m.tiles[m.claimed]} if m.claimed is not None and \
+            grouping.soft_sideways(frame.sideways[m.tiles[m.claimed]]) >= 0.5 else set()
+        meld_conf = float(min(conf[list(m.tiles)].min(), 1 / (1 + np.exp(-2 * m.score - 1))))
+        laid = [_tile(t, codes, xyxy, conf, t in turned) for t in order]
+        if m.stacked:  # the tile underneath is hidden: shown as a copy of the one on top
+            top = m.tiles[m.claimed]
+            laid.insert(order.index(top), _tile(top, codes, xyxy, conf * 0.5, top in turned))
+        melds.append(LaidMeld(m.kind, tuple(laid), meld_conf, offer, promoted=m.stacked))
+    notation, notes = None, []
+    if r.complete:
+        hand = Hand(tuple(codes[t] for t in concealed), tuple(hand_melds), codes[winning])
+        notation = format_hand(hand)
+    else:
+        n = len(concealed) + (winning is not None) + 3 * len(r.melds)
+        notes.append(f"no complete hand in the tiles read ({n} tiles counting a kong as 3, "
+                     f"{len(r.melds)} sets): check the tiles marked doubtful")
+    if r.guessed:
+        notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
+                     f"completes the hand; change it if another was the last)")
+    alternatives, scores = [], [r.score]
+    for other in others:
+        alt = _notation(other, codes, xyxy)
+        if alt and alt != notation and alt not in alternatives:
+            alternatives.append(alt)
+            scores.append(other.reading.score)
+    for alt, s in list(zip(alternatives, scores[1:]))[:3]:
+        notes.append(f"rejected {alt} (geometry {s - r.score:+.1f})")
+    bonus, bonus_score = bonus_tiles(xyxy, codes, hand_tiles)
+    others = [t for t in bonus_score if t not in bonus]
+    if others:
+        notes.append(f"{len(others)} flower/season tiles read as another player's "
+                     f"({' '.join(codes[t] for t in others)})")
+    left_out = len(codes) - len(hand_tiles) - len(bonus)
+    if left_out:
+        notes.append(f"{left_out} tiles read as not part of the hand")
+    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if r.complete else 0.0
+    hand_conf = float(conf[hand_tiles].mean()) if hand_tiles else 0.0
+    used = set(hand_tiles) | set(bonus)
+    return TableLayout(
+        concealed=tuple(_tile(t, codes, xyxy, conf) for t in concealed),
+        melds=tuple(melds),
+        bonus=tuple(_tile(t, codes, xyxy, conf) for t in ordered(bonus)),
+        winning=_tile(winning, codes, xyxy, conf) if winning is not None else None,
+        ignored=tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)) if t not in used),
+        notation=notation, confidence=round(confidence * hand_conf, 4), notes=tuple(notes),
+        winning_guessed=r.guessed, alternatives=tuple(alternatives))
+
+
+def _notation(c: _Candidate, codes: list[str], xyxy: np.ndarray) -> str | None:
+    r = c.reading
+    if not r.complete:
+        return None
+    melds = tuple(grouping.to_meld(m, codes, None if m.kind != "kong" else 1) for m in r.melds)
+    concealed = list(r.concealed) + ([r.winning] if r.guessed else [])
+    winning = r.winning if not r.guessed else concealed.pop()
+    return format_hand(Hand(tuple(codes[t] for t in concealed), melds, codes[winning]))
+
+
+def _tile(t: int, codes, xyxy, conf, sideways: bool = False) -> LaidTile:
+    return LaidTile(codes[t], tuple(float(x) for x in xyxy[t]), float(np.clip(conf[t], 0, 1)),
+                    sideways)

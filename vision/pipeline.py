@@ -51,3 +51,16 @@ class TileReader:
         if (sx, sy) != (1.0, 1.0):
             found = found.scaled(sx, sy)
         return PhotoReading(photo, found, time.perf_counter() - start)
+
+
+def read_layout_from_path(path, model=None):
+    """`mahjong-lens read PHOTO`: the photo's `TableLayout` (vision.layout), timed.
+
+    A photo in which no tile is found is an error (one line, `ValueError`): there is nothing
+    to lay out and the user should retake it."""
+    from vision.layout import read_layout
+
+    reading = TileReader(model or DEFAULT_MODEL_PATH).read(path)
+    if len(reading.detections) == 0:
+        raise ValueError(f"{path}: no tiles found in the photo")
+    return read_layout(reading.detections)

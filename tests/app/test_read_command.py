@@ -1,0 +1,72 @@
+"""`mahjong-lens read PHOTO --json` and `mahjong-lens score PHOTO`, end to end on a stub model
+whose fixed output is a hand laid out on the table."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from app.cli import main
+from scoring.tiles import VISION_CLASSES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "vision"))
+from layout_scenes import detections  # noqa: E402
+from vision_onnx_stub import write_stub_model  # noqa: E402
+
+SIZE = 640
+HAND = ["4p5p6p7s8s9sN N", "1m^2m3m #EE# 3f"]
+
+
+def _model(tmp_path: Path, rows) -> Path:
+    """A stub detector that finds the tiles of `rows`, fitted into a 640x640 photo."""
+    found = detections(rows, angle_deg=90)
+    xyxy = found.xyxy - np.tile(found.xyxy[:, :2].min(axis=0), 2)
+    xyxy = xyxy * (SIZE - 80) / xyxy.max() + 40
+    out = np.concatenate([xyxy, np.full((len(xyxy), 1), 0.9), found.class_id[:, None]], axis=1)
+    return write_stub_model(tmp_path / "hand.onnx", out[None].astype(np.float32), imgsz=(SIZE, SIZE),
+                            names=list(VISION_CLASSES))
+
+
+@pytest.fixture
+def photo(tmp_path):
+    path = tmp_path / "table.jpg"
+    Image.new("RGB", (SIZE, SIZE), (40, 110, 60)).save(path)
+    return path
+
+
+def test_read_json_gives_the_layout(tmp_path, photo, capsys):
+    model = _model(tmp_path, HAND)
+    assert main(["read", str(photo), "--json", "--model", str(model)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["notation"] == "[123m1][EEEE]456p789sNN"
+    assert [t["code"] for t in out["bonus"]] == ["3f"]
+    assert out["winning"]["code"] == "4z" and not out["winning_guessed"]
+    assert {m["kind"] for m in out["melds"]} == {"chow", "concealed_kong"}
+    assert all(len(t["box"]) == 4 for t in out["concealed"])
+
+
+def test_score_a_photo(tmp_path, photo, capsys):
+    model = _model(tmp_path, HAND)
+    assert main(["score", str(photo), "--rules", "hk001", "--self-drawn", "--json",
+                 "--model", str(model)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hand"].startswith("[123m1][EEEE]") and out["error"] is None
+
+
+def test_photo_without_a_complete_hand_is_one_line_exit_2(tmp_path, photo, capsys):
+    model = _model(tmp_path, ["1m2m3m4p5p6p7s8s9sEEENNN"])
+    assert main(["score", str(photo), "--rules", "mcr", "--model", str(model)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "complete hand" in err
+
+
+def test_photo_with_no_tiles_is_one_line_exit_2(tmp_path, photo, capsys):
+    empty = np.array([[[16, 24, 32, 40, 0.01, 1]]], np.float32)
+    model = write_stub_model(tmp_path / "none.onnx", empty, imgsz=(SIZE, SIZE), names=list(VISION_CLASSES))
+    assert main(["read", str(photo), "--json", "--model", str(model)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "no tiles" in err

@@ -1,0 +1,127 @@
+"""vision.layout: hand-made detection layouts (tables of tricky cases) and a few synthetic scenes."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from layout_scenes import detections, quads
+from scoring.hand import parse_hand
+from vision.detector import Detections
+from vision.layout import LaidMeld, TableLayout, read_layout
+
+# (id, rows (near row first), options, expected notation, expected bonus)
+CASES = [
+    ("one row, winning apart", ["1m2m3m4p5p6p7s8s9sEEEN N"], {}, "123m456p789sEEENN", []),
+    ("meld in a second row, bonus beside it",
+     ["1m2m3m4p5p6p7s8sNN 9s", "E^EE 1f 2f"], {}, "[EEE1]123m456p78sNN9s", ["1f", "2f"]),
+    ("claimed chow tile turned", ["4p5p6p7s8s9sN N", "1m^2m3m E^EE"], {}, "[123m1][EEE1]456p789sNN", []),
+    ("chow claimed in the middle", ["4p5p6p7s8s9sN N", "1m2m^3m E^EE"], {}, "[123m2][EEE1]456p789sNN", []),
+    ("kong with two face-down tiles", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"], {}, "[123m1][EEEE]456p789sNN", []),
+    ("kong with the middle tiles face down", ["4p5p6p7s8s9sN N", "1m^2m3m E##E"], {},
+     "[123m1][EEEE]456p789sNN", []),
+    ("melds in the same row", ["4p5p6p7s8s9sN N 1m^2m3m #EE#"], {}, "[123m1][EEEE]456p789sNN", []),
+    ("claimed kong, four in a row", ["4p5p6p7s8s9sN N", "1m^2m3m E^EEE"], {}, "[123m1][EEEE1]456p789sNN", []),
+    ("rotated by 90 degrees", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"], {"angle_deg": 90},
+     "[123m1][EEEE]456p789sNN", []),
+    ("rotated by 180 degrees", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"], {"angle_deg": 180},
+     "[123m1][EEEE]456p789sNN", []),
+    ("rotated by 270 degrees, bonus beside the melds",
+     ["4p5p6p7s8s9sN N", "1m^2m3m #EE# 5f"], {"angle_deg": 270}, "[123m1][EEEE]456p789sNN", ["5f"]),
+    ("tilted 25 degrees in perspective", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"],
+     {"angle_deg": 25, "tilt": 0.3}, "[123m1][EEEE]456p789sNN", []),
+    ("four melds, a pair in the row", ["S S", "1m^2m3m 4p4p^4p 7s8s^9s #PP#"], {},
+     "[123m1][444p2][789s2][PPPP]SS", []),
+    ("seven pairs, winning apart", ["1m1m3m3m5p5p7p7p9s9sEEC C"], {}, "1133m5577p99sEECC", []),
+]
+
+
+@pytest.mark.parametrize("label,rows,options,notation,bonus", CASES, ids=[c[0] for c in CASES])
+def test_hand_made_layouts(label, rows, options, notation, bonus):
+    layout = read_layout(detections(rows, **options))
+    assert layout.notation == notation, layout.notes
+    assert sorted(t.code for t in layout.bonus) == bonus
+    assert 0 < layout.confidence <= 1
+
+
+def test_winning_tile_guessed_when_nothing_is_set_apart():
+    layout = read_layout(detections(["1m2m3m4p5p6p7s8s9sEEENN"]))
+    assert layout.notation is not None and layout.winning_guessed
+    assert any("winning tile not set apart" in n for n in layout.notes)
+    hand = parse_hand(layout.notation)
+    assert sorted(hand.closed) == sorted(parse_hand("123m456p789sEEENN").closed)
+
+
+def test_fifteen_tiles_make_no_hand_and_say_why():
+    layout = read_layout(detections(["1m2m3m4p5p6p7s8s9sEEENNN"]))
+    assert layout.notation is None and layout.confidence == 0
+    assert any("no complete hand" in n for n in layout.notes)
+    assert len(layout.concealed) >= 13  # still laid out for the page to correct
+
+
+def test_no_tiles():
+    names = tuple(f"{n}m" for n in range(1, 10))
+    layout = read_layout(Detections.empty(names))
+    assert layout == TableLayout(concealed=(), notes=("no tiles found",))
+
+
+def test_discards_far_away_are_ignored():
+    # a pond of face-up tiles far above the hand, as other players' discards lie
+    extra = []
+    for k, code in enumerate(["3m", "3m", "3m", "5s", "9p", "2z"]):
+        x, y = 120.0 + k * 31, -600.0
+        extra.append((code, [[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]]))
+    layout = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m E^EE"], extra=extra))
+    assert layout.notation == "[123m1][EEE1]456p789sNN"
+    assert len(layout.ignored) == 6
+
+
+def test_meld_fields_and_tile_order():
+    layout = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m #EE#"]))
+    chow, kong = sorted(layout.melds, key=lambda m: m.kind)
+    assert isinstance(chow, LaidMeld) and chow.kind == "chow" and chow.offer == 1
+    assert [t.code for t in chow.tiles] == ["1m", "2m", "3m"] and chow.tiles[0].sideways
+    assert kong.kind == "concealed_kong" and kong.offer is None
+    assert [t.code for t in kong.tiles] == ["back", "1z", "1z", "back"]
+    assert [t.code for t in layout.concealed] == ["4p", "5p", "6p", "7s", "8s", "9s", "4z"]
+    assert layout.winning.code == "4z" and not layout.winning_guessed
+
+
+def test_quads_keep_turned_tiles_on_the_near_edge():
+    codes, qs = quads(["1m^2m"])
+    assert codes == ["1m", "2m"]
+    assert qs[0][:, 1].max() == qs[1][:, 1].max()  # both end on the row's near edge
+
+
+# --- synthetic scenes (datasets.synth) -------------------------------------------------------
+
+SCENES = Path(__file__).resolve().parents[2] / "cache" / "layout_test_scenes"
+
+
+def _scenes(count: int = 12) -> Path:
+    """A few synthetic scenes with truth, generated once into cache/ (needs the tile art)."""
+    synth = pytest.importorskip("datasets.synth")
+    if not (SCENES / "truth").is_dir() or len(list((SCENES / "truth").glob("*.json"))) < count:
+        try:
+            synth.generate(SCENES, count, seed=9001, designs_spec="proc_*")
+        except SystemExit as exc:  # no art installed
+            pytest.skip(f"synthetic scenes unavailable: {exc}")
+    return SCENES
+
+
+@pytest.mark.slow
+def test_synthetic_scenes_read_end_to_end():
+    from datasets.evaluate_layout import compare, readable, truth_detections
+    scenes = _scenes()
+    right = total = 0
+    for path in sorted((scenes / "truth").glob("*.json")):
+        truth = json.loads(path.read_text())
+        if not readable(truth):
+            continue
+        layout = read_layout(truth_detections(truth))
+        total += 1
+        right += compare(truth["hand"], layout)["hand"]
+        json.dumps(__import__("dataclasses").asdict(layout))  # the read command's JSON
+    assert total >= 5 and right / total >= 0.6

@@ -1,0 +1,318 @@
+"""Which segments make the hand, and as what: the search over readings of one row frame.
+
+A segment (vision.geometry) is cut at bonus tiles into *pieces*. A reading gives each piece
+one role: concealed tiles (one piece, or two: a hand in two rows), declared sets (the piece
+split into consecutive runs of 3 or 4 tiles that are sets: chow, pung, kong, or a concealed
+kong shown with face-down tiles), the winning tile (a single tile set apart), or ignored.
+Only readings that make a complete hand (scoring.decompose) are kept; among them the
+geometry decides, with a score that adds up plain evidence (a claimed tile turned sideways
+in each exposed set, no turned tile among concealed ones, the winning tile beside the
+concealed row, face-up tiles near the hand left out). The runners-up are the rejected
+alternatives that the layout reports.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from scoring.decompose import is_complete
+from scoring.errors import InvalidHandError
+from scoring.hand import Hand, Meld, MeldKind
+
+from .geometry import RowFrame
+
+BACK = "back"
+NEAR = 4.0               # tile widths: how far a set or the winning tile may lie from the concealed tiles
+CLAIM_BONUS = 1.0        # an exposed set with one clearly turned tile
+UNTURNED = 1.2           # an exposed set without a turned tile
+TURNED_IN_CONCEALED = 2.0
+HIDDEN_KONG = 1.0        # four tiles with face-down ones: a concealed kong, plainly
+WIN_APART = 1.0          # a single tile right beside the concealed row
+WIN_ELSEWHERE = 0.2      # a single tile somewhere near
+WIN_GUESS = 0.6          # nothing set apart: the winning tile is a guess
+TWO_PIECES = 1.5         # the concealed tiles in two pieces
+IGNORED_NEAR = 0.8       # per face-up tile left out, times exp(-distance / 2)
+MAX_READINGS = 4000      # a safety net for a crowded table
+STACKED = 0.2            # a tile this far (in tile sizes) above the line of the other two lies on top
+
+
+@dataclass(frozen=True)
+class MeldChoice:
+    kind: str                  # chow, pung, kong, concealed_kong
+    tiles: tuple[int, ...]     # detection indices in +u order
+    claimed: int | None        # position (in +u order) of the turned tile, None: concealed kong
+    score: float
+    stacked: bool = False      # a kong shown as three tiles, the fourth on top of the claimed one
+
+
+@dataclass(frozen=True)
+class Piece:
+    tiles: tuple[int, ...]
+    row: int
+    face_up: bool                                   # every tile a playing tile (no backs)
+    ways: tuple[tuple[MeldChoice, ...], ...]        # ways to read it as declared sets
+    box: tuple[float, float, float, float]          # u0, v0, u1, v1 in the row frame
+    unit: float
+
+
+@dataclass(frozen=True)
+class Reading:
+    concealed: tuple[int, ...]   # without the winning tile
+    melds: tuple[MeldChoice, ...]
+    winning: int | None
+    guessed: bool                # nothing set apart: the winning tile was chosen to complete
+    ignored: tuple[int, ...]     # tiles of the frame left out (bonus tiles are decided apart)
+    complete: bool
+    score: float
+    pieces: tuple[int, ...] = ()  # pieces used for the concealed tiles (for notes)
+
+
+def soft_sideways(score: float) -> float:
+    """0 for an upright tile, 1 for a plainly turned one (geometry's score is 1 at the cut)."""
+    return float(np.clip((score - 0.8) / 0.35, 0.0, 1.0)) if np.isfinite(score) else 0.0
+
+
+def set_kind(codes: list[str]) -> str | None:
+    """chow / pung / kong / concealed_kong for face codes in any order, else None."""
+    backs = codes.count(BACK)
+    faces = [c for c in codes if c != BACK]
+    if any(c[1] == "f" for c in faces):
+        return None
+    if len(codes) == 4:
+        if len(set(faces)) == 1 and backs:
+            return "concealed_kong" if backs < 4 else None
+        return "kong" if len(set(faces)) == 1 and not backs else None
+    if len(codes) != 3 or backs:
+        return None
+    if len(set(faces)) == 1:
+        return "pung"
+    if faces[0][1] != "z" and len({c[1] for c in faces}) == 1:
+        nums = sorted(int(c[0]) for c in faces)
+        if nums == list(range(nums[0], nums[0] + 3)):
+            return "chow"
+    return None
+
+
+def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tuple[int, float]:
+    """The tile of three that sits highest above the line of its row (photo up, where a tile
+    put on top of another shows), and how far, in tile sizes. The line is fitted to the row's
+    other nearby tiles, upright ones first (a turned tile keeps to the near edge)."""
+    ca, sa = np.cos(frame.angle), np.sin(frame.angle)
+    if abs(ca) < 0.5:  # the row runs up the photo: a lift runs along it and cannot be told
+        return 0, 0.0
+    pos = {t: k for k, t in enumerate(row)}
+    best = (0, -np.inf)
+    for k, t in enumerate(tiles):
+        near = [r for r in row if r != t and abs(pos[r] - pos.get(t, 0)) <= 4]
+        upright = [r for r in near if soft_sideways(frame.sideways[r]) < 0.5]
+        ref = upright if len(upright) >= 2 else near
+        if len(ref) < 2:
+            continue
+        slope, icpt = np.polyfit(frame.u[ref], frame.v[ref], 1)
+        lift = (frame.v[t] - (icpt + slope * frame.u[t])) / -ca / np.mean(frame.along[list(tiles)])
+        if lift > best[1]:
+            best = (k, float(lift))
+    return best
+
+
+def _meld_choice(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
+                 row: tuple[int, ...] = ()) -> MeldChoice | None:
+    kind = set_kind([codes[t] for t in tiles])
+    if kind is None:
+        return None
+    turned = np.array([soft_sideways(frame.sideways[t]) for t in tiles])
+    if kind == "concealed_kong":
+        return MeldChoice(kind, tiles, None, HIDDEN_KONG - turned.sum())
+    claimed = int(turned.argmax())
+    stacked = False
+    if kind == "pung":
+        on_top = [k for k, t in enumerate(tiles) if t in frame.stacked]
+        top, lift = (on_top[0], np.inf) if on_top else _lifted(tiles, frame, row or tiles)
+        if lift > STACKED:
+            kind, claimed, stacked = "kong", top, True
+    score = CLAIM_BONUS * turned[claimed] - UNTURNED * (1 - turned[claimed])
+    score -= np.delete(turned, claimed).sum()
+    return MeldChoice(kind, tiles, claimed, float(score), stacked)
+
+
+def meld_ways(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
+              row: tuple[int, ...] = (), limit: int = 8) -> tuple[tuple[MeldChoice, ...], ...]:
+    """Every split of a piece into consecutive sets of 3 or 4 tiles."""
+    memo: dict[int, list[tuple[MeldChoice, ...]]] = {len(tiles): [()]}
+
+    def ways(start: int) -> list[tuple[MeldChoice, ...]]:
+        if start in memo:
+            return memo[start]
+        out = []
+        for size in (3, 4):
+            if start + size <= len(tiles):
+                choice = _meld_choice(tiles[start:start + size], codes, frame, row)
+                if choice is not None:
+                    out.extend((choice,) + rest for rest in ways(start + size))
+        memo[start] = out[:limit]
+        return memo[start]
+
+    return tuple(ways(0)) if len(tiles) >= 3 else ()
+
+
+def pieces(frame: RowFrame, codes: list[str]) -> tuple[list[Piece], list[int]]:
+    """Segments cut at bonus tiles; the bonus tiles themselves are returned apart."""
+    out, bonus = [], []
+    chains = {r: tuple(t for k in segs for t in frame.segments[k].tiles) for r, segs in enumerate(frame.rows)}
+    for seg in frame.segments:
+        run: list[int] = []
+        for t in list(seg.tiles) + [-1]:
+            if t >= 0 and codes[t][1] != "f":
+                run.append(t)
+                continue
+            if t >= 0:
+                bonus.append(t)
+            if run:
+                tiles = tuple(run)
+                u = frame.u[list(tiles)]
+                v = frame.v[list(tiles)]
+                a, b = frame.along[list(tiles)], frame.across[list(tiles)]
+                box = (float((u - a / 2).min()), float((v - b / 2).min()),
+                       float((u + a / 2).max()), float((v + b / 2).max()))
+                out.append(Piece(tiles, seg.row, all(codes[i] != BACK for i in tiles),
+                                 meld_ways(tiles, codes, frame, chains[seg.row]), box, seg.unit))
+                run = []
+    return out, bonus
+
+
+def gap(a: Piece, b: Piece) -> float:
+    """Box-to-box distance of two pieces in tile widths."""
+    du = max(0.0, max(a.box[0], b.box[0]) - min(a.box[2], b.box[2]))
+    dv = max(0.0, max(a.box[1], b.box[1]) - min(a.box[3], b.box[3]))
+    return float(np.hypot(du, dv) / ((a.unit + b.unit) / 2))
+
+
+def meld_codes(m: MeldChoice, codes: list[str]) -> tuple[str, ...]:
+    """The four faces of a concealed kong (its face-down tiles read as the shown face)."""
+    faces = [codes[t] for t in m.tiles if codes[t] != BACK]
+    return (faces[0],) * 4 if m.kind == "concealed_kong" or m.stacked else tuple(faces)
+
+
+def to_meld(m: MeldChoice, codes: list[str], offer: int | None = None,
+            promoted: bool = False) -> Meld:
+    if m.kind == "concealed_kong":
+        return Meld(MeldKind.CONCEALED_KONG, meld_codes(m, codes))
+    if m.kind == "kong":
+        kind = MeldKind.PROMOTED_KONG if promoted else MeldKind.KONG
+        return Meld(kind, meld_codes(m, codes), offer or 1)
+    return Meld(MeldKind(m.kind), meld_codes(m, codes), offer)
+
+
+def _complete(codes: list[str], concealed: list[int], melds: tuple[MeldChoice, ...],
+              winning: int) -> bool:
+    try:
+        hand = Hand(tuple(codes[t] for t in concealed), tuple(to_meld(m, codes) for m in melds),
+                    codes[winning])
+    except (InvalidHandError, ValueError):
+        return False
+    return is_complete(hand)
+
+
+def _reach(dist: np.ndarray, start: tuple[int, ...]) -> list[int]:
+    """Pieces reachable from `start` in steps shorter than NEAR (sets laid in a line)."""
+    seen, todo = set(start), list(start)
+    while todo:
+        k = todo.pop()
+        for j in np.flatnonzero(dist[k] < NEAR):
+            if j not in seen:
+                seen.add(int(j))
+                todo.append(int(j))
+    return sorted(seen)
+
+
+def _meld_subsets(cands: list[int], pcs: list[Piece], sets: int):
+    """Choices of (piece, way) whose set counts add up to `sets`."""
+    if sets == 0:
+        yield ()
+        return
+    for k, p in enumerate(cands):
+        for way in pcs[p].ways:
+            if len(way) <= sets:
+                for rest in _meld_subsets(cands[k + 1:], pcs, sets - len(way)):
+                    yield ((p, way),) + rest
+
+
+def search(frame: RowFrame, codes: list[str]) -> list[Reading]:
+    """Complete readings of the tiles in `frame`, best first."""
+    pcs, _ = pieces(frame, codes)
+    n = len(pcs)
+    dist = np.array([[gap(a, b) for b in pcs] for a in pcs]) if n else np.zeros((0, 0))
+    singles = [k for k, p in enumerate(pcs) if p.face_up and len(p.tiles) == 1]
+    options = [(k,) for k, p in enumerate(pcs) if p.face_up]
+    options += [(a, b) for (a,), (b,) in combinations(options, 2) if dist[a, b] < NEAR
+                and len(pcs[a].tiles) + len(pcs[b].tiles) <= 14 and min(len(pcs[a].tiles), len(pcs[b].tiles)) > 1]
+    out: list[Reading] = []
+    for conc in options:
+        n_conc = sum(len(pcs[k].tiles) for k in conc)
+        if n_conc > 14:
+            continue
+        near = [k for k in _reach(dist, conc) if k not in conc]
+        for win in [None] + [k for k in singles if k in near]:
+            need = 14 - n_conc - (win is not None)
+            if need < 0 or need % 3 or need > 12:
+                continue
+            cands = [k for k in near if k != win and pcs[k].ways]
+            for chosen in _meld_subsets(cands, pcs, need // 3):
+                reading = _evaluate(frame, codes, pcs, dist, conc, win, chosen)
+                if reading is not None:
+                    out.append(reading)
+                if len(out) >= MAX_READINGS:
+                    break
+    out.sort(key=lambda r: -r.score)
+    return out
+
+
+def _evaluate(frame, codes, pcs, dist, conc, win, chosen) -> Reading | None:
+    concealed = [t for k in conc for t in pcs[k].tiles]
+    melds = tuple(m for _, way in chosen for m in way)
+    winning, guessed = (pcs[win].tiles[0], False) if win is not None else (concealed[-1], True)
+    if guessed:
+        concealed = concealed[:-1]
+    if not _complete(codes, concealed, melds, winning):
+        return None
+    score = sum(m.score for m in melds)
+    score -= TURNED_IN_CONCEALED * sum(soft_sideways(frame.sideways[t]) for t in concealed + [winning])
+    score -= TWO_PIECES * (len(conc) - 1)
+    if win is None:
+        score -= WIN_GUESS
+    else:
+        beside = any(pcs[k].row == pcs[win].row for k in conc) and dist[list(conc), win].min() < 2.5
+        score += WIN_APART if beside else WIN_ELSEWHERE
+    used = set(conc) | {p for p, _ in chosen} | ({win} if win is not None else set())
+    ignored = []
+    for k, p in enumerate(pcs):
+        if k not in used:
+            ignored.extend(p.tiles)
+            if p.face_up:
+                score -= IGNORED_NEAR * len(p.tiles) * float(np.exp(-dist[list(used), k].min() / 2))
+    return Reading(tuple(concealed), melds, winning, guessed, tuple(ignored), True, float(score),
+                   tuple(conc))
+
+
+def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
+    """The plainest reading when no complete one exists: the longest face-up piece is the
+    concealed row, readable sets near it are melds, a single tile beside it the winning one."""
+    pcs, _ = pieces(frame, codes)
+    face_up = [k for k, p in enumerate(pcs) if p.face_up]
+    if not face_up:
+        return None
+    conc = max(face_up, key=lambda k: (len(pcs[k].tiles), pcs[k].unit))
+    melds, used, win = [], {conc}, None
+    for k, p in enumerate(pcs):
+        if k != conc and gap(p, pcs[conc]) < NEAR:
+            if p.ways:
+                melds.extend(max(p.ways, key=lambda w: sum(m.score for m in w)))
+                used.add(k)
+            elif p.face_up and len(p.tiles) == 1 and win is None and p.row == pcs[conc].row:
+                win = k
+                used.add(k)
+    ignored = [t for k, p in enumerate(pcs) if k not in used for t in p.tiles]
+    return Reading(pcs[conc].tiles, tuple(melds), pcs[win].tiles[0] if win is not None else None,
+                   False, tuple(ignored), False, -1e9, (conc,))
