@@ -100,11 +100,11 @@ def render_names(ledger: Ledger, night: int) -> None:
     names = ledger.names(night)
     rev = st.session_state.get("names_rev", 0)
     keys = [f"name__{i}__{night}__{rev}" for i in range(4)]
-    cols = st.columns(2)
-    for i in range(4):
-        with cols[i % 2]:
-            st.text_input(f"{SEATS[i]} seat", value=names[i], key=keys[i], max_chars=24,
-                          on_change=on_names, args=(ledger, night, keys))
+    for row in ((0, 1), (2, 3)):
+        for col, i in zip(st.columns(2), row):
+            with col:
+                st.text_input(f"{SEATS[i]} seat", value=names[i], key=keys[i], max_chars=24,
+                              on_change=on_names, args=(ledger, night, keys))
     st.button("Winds move on (South becomes East)", key="rotate", icon=":material/autorenew:",
               on_click=on_rotate, args=(ledger, night))
 

@@ -62,7 +62,9 @@ def render(who: str, *, need_winning: bool = True) -> None:
     gen = st.session_state["generation"]
     upload = None
     if mode == "Camera":
-        upload = st.camera_input("Photo of the hand", key=f"camera__{who}__{gen}")
+        upload = st.camera_input("Photo of the hand", key=f"camera__{who}__{gen}",
+                                 help="Phones allow the camera only over https or on this "
+                                      "machine; otherwise use Upload, which offers the camera.")
     elif mode == "Upload":
         upload = st.file_uploader("Photo of the hand", type=PHOTO_TYPES, key=f"upload__{who}__{gen}",
                                   max_upload_size=MAX_UPLOAD_MB)

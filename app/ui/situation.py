@@ -61,12 +61,11 @@ def _seat_label(names: list[str]):
 def render_situation(names: list[str], rules: str) -> Situation:
     label = _seat_label(names)
     gen = st.session_state.get("generation", 0)
-    winner = st.segmented_control("Who won", [0, 1, 2, 3], key="winner", default=0,
-                                  required=True, format_func=label)
+    winner = st.pills("Who won", [0, 1, 2, 3], key="winner", default=0, required=True,
+                      format_func=label)
     how_options = ["self"] + [s for s in range(4) if s != winner]
-    how = st.segmented_control(
-        "How", how_options, key=f"how__{winner}__{gen}",
-        format_func=lambda v: "Self-drawn" if v == "self" else f"{names[v]} ({SEATS[v]}) discarded")
+    how = st.pills("How", how_options, key=f"how__{winner}__{gen}",
+                   format_func=lambda v: "Self-drawn" if v == "self" else f"{names[v]} discarded")
     if how is None:
         st.caption("Tap how the hand was won: self-drawn, or who discarded the winning tile.")
     self_drawn = how == "self"

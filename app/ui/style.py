@@ -46,7 +46,7 @@ div[class*="st-key-add__"][class*="__on__"] button { border: 3px solid #1f5fd0; 
 div.stButton > button, div.stDownloadButton > button { min-height: 44px; }
 div[class*="st-key-tile__"] button, div[class*="st-key-pal__"] button,
 div[class*="st-key-add__"] button { min-height: 0 !important; }
-div[data-testid="stSegmentedControl"] button { min-height: 42px; }
+div[data-testid="stButtonGroup"] button { min-height: 42px; }
 %(tiles)s
 </style>
 """ % {"tiles": tile_rules()}

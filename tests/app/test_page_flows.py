@@ -85,23 +85,23 @@ def test_what_the_photo_cannot_show_changes_the_score_and_payments(page):
     build(page)
     said = texts(page)
     assert "Not yet" in said and "discarded" in said  # no payments before 'how'
-    page.segmented_control(key="how__0__0").set_value(1).run()  # South discarded
+    page.pills(key="how__0__0").set_value(1).run()  # South discarded
     table = next(m.value for m in page.markdown if m.value.startswith("| Player | Seat"))
     assert "| East | E | **+39** |" in table and "| South | S | **−23** |" in table
     total_discard = page.success[0].value
-    page.segmented_control(key="how__0__0").set_value("self").run()
+    page.pills(key="how__0__0").set_value("self").run()
     assert page.success[0].value != total_discard  # self-drawn scores differently
     page.segmented_control(key="round").set_value(1).run()  # round wind South: no Prevalent Wind
     assert "Prevalent Wind" not in texts(page)
     page.toggle(key="last_tile__0").set_value(True).run()
     assert "Last Tile Draw" in texts(page)
-    page.segmented_control(key="winner").set_value(2).run()  # West won: seat wind changes
+    page.pills(key="winner").set_value(2).run()  # West won: seat wind changes
     assert "Seat Wind" not in texts(page)
 
 
 def test_rule_sets_presets_and_options(page):
     build(page)
-    page.segmented_control(key="how__0__0").set_value("self").run()
+    page.pills(key="how__0__0").set_value("self").run()
     page.segmented_control(key="rules").set_value("hk001").run()
     assert "fan" in page.success[0].value
     page.selectbox(key="preset__hk001").set_value("hk002").run()
@@ -116,7 +116,7 @@ def test_rule_sets_presets_and_options(page):
 def test_classical_takes_the_other_players_hands(page):
     build(page)
     page.segmented_control(key="rules").set_value("classical").run()
-    page.segmented_control(key="how__0__0").set_value("self").run()
+    page.pills(key="how__0__0").set_value("self").run()
     page.segmented_control(key="whose__0").set_value("o1").run()
     page.segmented_control(key="mode__o1").set_value("Manual").run()
     for code in ["5z", "5z", "5z", "9m", "9m", "3p", "4p"]:
@@ -129,7 +129,7 @@ def test_classical_takes_the_other_players_hands(page):
 
 
 def _add(at):
-    at.segmented_control(key="how__0__0").set_value(1).run()
+    at.pills(key="how__0__0").set_value(1).run()
     click(at, "ledger_add")
     return at
 
