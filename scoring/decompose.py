@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import permutations, product
 
 from .hand import Hand, Meld, MeldKind
-from .tiles import INDEX, PLAYING, is_terminal_or_honour
+from .tiles import INDEX, PLAYING, format_tiles, is_terminal_or_honour
 
 
 class SetKind(str, Enum):
@@ -55,7 +55,6 @@ class TileSet:
         return self.kind in (SetKind.PUNG, SetKind.KONG)
 
     def __str__(self) -> str:
-        from .tiles import format_tiles
         body = format_tiles(self.tiles)
         return body if self.concealed else f"[{body}]"
 

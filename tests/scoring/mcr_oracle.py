@@ -150,6 +150,9 @@ def _standard(rng: random.Random) -> tuple[list, tuple[str, ...]] | None:
         if fits(tiles):
             counts.update(tiles)
             groups.append((kind, tiles))
+    honour_pungs = [t[0] for _, t in groups if t[0][1] == "z"]
+    if len(honour_pungs) >= 2 and rng.random() < 0.5:
+        palette = [h for h in HONOURS if h not in honour_pungs]  # a little four winds / three dragons
     for _ in range(50):
         tile = rng.choice(palette)
         if counts[tile] + 2 <= 4:
@@ -274,8 +277,10 @@ def random_hand(rng: random.Random) -> Generated:
             break
     bonus = tuple(rng.sample(BONUS, rng.choice((0, 0, 0, 1, 2, 3, rng.randint(0, 8)))))
     hand = Hand(hand.concealed, hand.melds, hand.winning, bonus)
-    self_drawn = rng.random() < 0.5
     seat = rng.randint(0, 3)
+    if rng.random() < 0.15:  # a plain discard win without flags: where Chicken Hand lives
+        return Generated(hand, WinContext(discarder=(seat + 1) % 4, seat=seat, round=rng.randint(0, 3)), kind)
+    self_drawn = rng.random() < 0.5
     ctx = WinContext(self_drawn=self_drawn, discarder=None if self_drawn else (seat + rng.randint(1, 3)) % 4,
                      seat=seat, round=rng.randint(0, 3), last_tile=rng.random() < 0.12,
                      kong=rng.random() < 0.15, fourth_tile=rng.random() < 0.15)

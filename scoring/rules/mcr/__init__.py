@@ -75,8 +75,8 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     reading = best.reading
     details = {
         "shape": reading.shape.value,
-        "sets": [str(s) for s in reading.sets],
-        "winning_set": str(reading.win_tileset) if reading.win_tileset is not None else None,
+        "sets": [_name(s) for s in reading.sets],
+        "winning_set": _name(reading.win_tileset) if reading.win_tileset is not None else None,
         "points_without_flowers": best.total,
         "flowers": flowers,
         "ignored_flags": list(facts.ignored_flags),
@@ -91,11 +91,29 @@ BY_NAME_ID = {f.name: f.id for f in BY_ID.values()}
 
 
 def _flatten(occurrences: list) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
+    """The notation of every set or tile of a fan's occurrences, each set once (two equal
+    chows are two sets; a set reused by a repeated fan is named once)."""
+    seen: set = set()
+    out: list[str] = []
     for occ in occurrences:
-        for name in occ:
-            seen.setdefault(name, None)
-    return tuple(seen)
+        for item in occ:
+            key = item if isinstance(item, str) else id(item)
+            if key not in seen:
+                seen.add(key)
+                out.append(item if isinstance(item, str) else _name(item))
+    return tuple(out)
+
+
+_NAMES: dict = {}
+
+
+def _name(s) -> str:
+    """A set in the hand notation ("[123m]" declared, "456m" concealed), cached."""
+    key = (s.tiles, s.concealed)
+    name = _NAMES.get(key)
+    if name is None:
+        name = _NAMES[key] = str(s)
+    return name
 
 
 def _incomplete(hand: Hand, text: str, flowers: int) -> ScoreResult:

@@ -18,16 +18,24 @@ from .fans import CHICKEN_HAND, Table, table_for
 from .view import HandFacts, Reading
 
 
+_WITH_SETS = (Shape.STANDARD, Shape.KNITTED_STRAIGHT)
+
+
 @dataclass
 class Evaluation:
     reading: Reading
-    fans: dict[int, list]  # fan id → sets of each occurrence
+    fans: dict[int, list]  # fan id → the sets (TileSet) or tiles (str) of each occurrence
     total: int             # without flowers
 
 
 @lru_cache(maxsize=65536)
-def _tile_fans(table: Table, kinds: frozenset) -> tuple[int, ...]:
+def _tile_fans(table: Table, kinds: int) -> tuple[int, ...]:
     return tuple(f.id for f in table.scope("tiles") if f.detect(kinds))
+
+
+@lru_cache(maxsize=65536)
+def _kinds_text(kinds: int) -> str:
+    return format_tiles(PLAYING[i] for i in range(34) if kinds >> i & 1)
 
 
 def legal_decompositions(hand: Hand, options) -> list[Decomposition]:
@@ -41,7 +49,7 @@ def legal_decompositions(hand: Hand, options) -> list[Decomposition]:
 
 def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
     hits: dict[int, list] = {}
-    kinds_text = (format_tiles(PLAYING[i] for i in sorted(facts.kinds)),)
+    kinds_text = (_kinds_text(facts.kinds),)
     for fid in _tile_fans(table, facts.kinds):
         hits[fid] = [kinds_text]
     for fan in table.scope("hand"):
@@ -53,17 +61,20 @@ def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
 
 def reading_fans(facts: HandFacts, reading: Reading, table: Table, base: dict[int, list]) -> dict[int, list]:
     hits = dict(base)
-    for fan in table.scope("reading"):
-        found = fan.detect(facts, reading)
-        if found:
-            hits[fan.id] = found
+    for scope in ("reading", "sets" if reading.shape in _WITH_SETS else "shape"):
+        for fan in table.scope(scope):
+            found = fan.detect(facts, reading)
+            if found:
+                hits[fan.id] = found
+    if reading.shape not in _WITH_SETS:
+        return hits
     pair = reading.pair_key if len(reading.chows) == 4 else None
     _add_combinations(hits, reading.chows, chow_combinations(table, tuple(k for k, _ in reading.chows), pair),
-                      _pair_fans(table), str(reading.pair))
+                      _pair_fans(table), reading.pair)
     _add_combinations(hits, reading.pungs, pung_combinations(table, tuple(k for k, _ in reading.pungs)))
     for key, s in reading.pungs:
         for fid in single_pung_fans(table, key):
-            hits.setdefault(fid, []).append((str(s),))
+            hits.setdefault(fid, []).append((s,))
     return hits
 
 
@@ -72,9 +83,9 @@ def _pair_fans(table: Table) -> frozenset[int]:
     return frozenset(f.id for f in table.scope("chows4pair"))
 
 
-def _add_combinations(hits: dict, sets: list, found, with_pair=frozenset(), pair: str = "") -> None:
+def _add_combinations(hits: dict, sets: list, found, with_pair=frozenset(), pair=None) -> None:
     for fid, idx in found:
-        names = tuple(str(sets[i][1]) for i in idx)
+        names = tuple(sets[i][1] for i in idx)
         if fid in with_pair:
             names += (pair,)  # the terminal-chows fans are made by four chows and the pair
         hits.setdefault(fid, []).append(names)
@@ -94,7 +105,7 @@ def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, H
         reading = Reading(d, facts)
         fans = apply_exclusions(table, reading_fans(facts, reading, table, base))
         if not fans:
-            fans = {CHICKEN_HAND: [tuple(str(s) for s in reading.sets) or (format_tiles(hand.closed),)]}
+            fans = {CHICKEN_HAND: [reading.sets or (format_tiles(hand.closed),)]}
         total = sum(table.fans[f].points * len(occ) for f, occ in fans.items())
         key = rank_key(total, d.shape is not Shape.SEVEN_PAIRS, fans, reading.order,
                        seven_pairs and d.shape is Shape.STANDARD)

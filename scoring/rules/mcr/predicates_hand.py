@@ -1,7 +1,8 @@
 """Fans that look at the whole hand, one reading of it, or the way it was won.
 
-Each predicate returns the occurrences of its fan: a list with one tuple of set names per
-occurrence (empty = the fan does not apply). Signatures:
+Each predicate returns the occurrences of its fan: a list with one tuple per occurrence of
+the sets (TileSet) or tiles (str) that made it; empty = the fan does not apply. Sets are
+turned into notation only for the reading that is kept. Signatures:
 * hand scope   `(facts) -> list`            the same for every reading of the hand;
 * reading scope `(facts, reading) -> list`  depends on the sets of one decomposition.
 Exclusions between fans are data (fans.py), so a predicate only says whether its own
@@ -12,17 +13,17 @@ from __future__ import annotations
 from ...decompose import SetKind, Shape
 from ...tiles import PLAYING, format_tiles
 from .predicates_sets import DRAGON_RANKS, HONOUR_SUIT, WIND_RANKS
-from .view import HandFacts, Reading
+from .view import EVEN_PUNG, FIVE, OUTSIDE, HandFacts, Reading
 
 NONE: list = []
 
 
 def _all_sets(r: Reading) -> tuple[str, ...]:
-    return tuple(str(s) for s in r.sets)
+    return r.sets
 
 
 def _tiles_text(facts: HandFacts) -> tuple[str, ...]:
-    return (format_tiles(PLAYING[i] for i in sorted(facts.kinds)),)
+    return (format_tiles(PLAYING[i] for i in range(34) if facts.kinds >> i & 1),)
 
 
 # --- how the hand was won (hand scope) -----------------------------------------------------
@@ -99,7 +100,7 @@ def thirteen_orphans(facts: HandFacts, r: Reading) -> list:
 
 
 def _honours_in(facts: HandFacts) -> int:
-    return sum(1 for i in facts.kinds if i >= 27)
+    return bin(facts.kinds >> 27).count("1")
 
 
 def greater_honours_and_knitted_tiles(facts: HandFacts, r: Reading) -> list:
@@ -112,11 +113,11 @@ def lesser_honours_and_knitted_tiles(facts: HandFacts, r: Reading) -> list:
 
 def knitted_straight(facts: HandFacts, r: Reading) -> list:
     if r.knitted is not None:
-        return [(str(r.knitted),)]
+        return [(r.knitted,)]
     # the 9 suit tiles of a lesser honours-and-knitted hand may form the whole knitted straight
     if (r.shape is Shape.HONOURS_KNITTED and _honours_in(facts) == 5
             and facts.options.lesser_honors_with_knitted_straight):
-        return [(format_tiles(PLAYING[i] for i in sorted(facts.kinds) if i < 27),)]
+        return [(format_tiles(PLAYING[i] for i in range(27) if facts.kinds >> i & 1),)]
     return NONE
 
 
@@ -130,7 +131,7 @@ def little_four_winds(facts: HandFacts, r: Reading) -> list:
     key = r.pair_key
     winds = _honour_pungs(r, WIND_RANKS)
     if key and key[0] == HONOUR_SUIT and key[1] in WIND_RANKS and len(winds) == 3:
-        return [tuple(str(s) for s in winds) + (str(r.pair),)]
+        return [tuple(winds) + (r.pair,)]
     return NONE
 
 
@@ -138,7 +139,7 @@ def little_three_dragons(facts: HandFacts, r: Reading) -> list:
     key = r.pair_key
     dragons = _honour_pungs(r, DRAGON_RANKS)
     if key and key[0] == HONOUR_SUIT and key[1] in DRAGON_RANKS and len(dragons) == 2:
-        return [tuple(str(s) for s in dragons) + (str(r.pair),)]
+        return [tuple(dragons) + (r.pair,)]
     return NONE
 
 
@@ -153,36 +154,30 @@ def all_chows(facts: HandFacts, r: Reading) -> list:
 
 # --- set traits (standard shape only: they need four sets and a pair) -------------------------
 
-def _every_set(r: Reading, test) -> list:
-    if r.shape is not Shape.STANDARD:
-        return NONE
-    return [_all_sets(r)] if all(test(s) for s in r.sets) else NONE
-
-
-def _has_terminal_or_honour(s) -> bool:
-    return any(t[1] == "z" or t[0] in "19" for t in s.tiles)
+def _every_set(r: Reading, trait: int) -> list:
+    return [_all_sets(r)] if r.shape is Shape.STANDARD and r.traits & trait else NONE
 
 
 def outside_hand(facts: HandFacts, r: Reading) -> list:
-    return _every_set(r, _has_terminal_or_honour)
+    return _every_set(r, OUTSIDE)
 
 
 def all_fives(facts: HandFacts, r: Reading) -> list:
-    return _every_set(r, lambda s: any(t[0] == "5" and t[1] != "z" for t in s.tiles))
+    return _every_set(r, FIVE)
 
 
 def all_even_pungs(facts: HandFacts, r: Reading) -> list:
-    return _every_set(r, lambda s: s.kind is not SetKind.CHOW and s.tiles[0][1] != "z" and s.tiles[0][0] in "2468")
+    return _every_set(r, EVEN_PUNG)
 
 
 def all_pungs(facts: HandFacts, r: Reading) -> list:
-    return [tuple(str(s) for _, s in r.pungs) + (str(r.pair),)] if len(r.pungs) == 4 else NONE
+    return [tuple(s for _, s in r.pungs) + (r.pair,)] if len(r.pungs) == 4 else NONE
 
 
 # --- wind pungs (per set) ------------------------------------------------------------------
 
 def _wind_pungs(r: Reading, wind_rank: int) -> list:
-    return [(str(s),) for k, s in r.pungs if k == (HONOUR_SUIT, wind_rank)]
+    return [(s,) for k, s in r.pungs if k == (HONOUR_SUIT, wind_rank)]
 
 
 def prevalent_wind(facts: HandFacts, r: Reading) -> list:
@@ -200,7 +195,7 @@ def _kongs(r: Reading, concealed: bool | None = None) -> list:
 
 
 def _kong_hit(r: Reading, concealed: bool | None = None) -> list:
-    return [tuple(str(s) for s in _kongs(r, concealed))]
+    return [tuple(_kongs(r, concealed))]
 
 
 def four_kongs(facts: HandFacts, r: Reading) -> list:
@@ -246,7 +241,7 @@ def _n_concealed(r: Reading) -> int:
 
 
 def _concealed_hit(facts: HandFacts, r: Reading) -> list:
-    names = [str(s) for _, s in r.pungs
+    names = [s for _, s in r.pungs
              if (s.kind is SetKind.KONG and s.concealed) or
              (s.kind is SetKind.PUNG and s.meld is None and
               (facts.self_drawn or s is not r.win_tileset))]
@@ -268,37 +263,42 @@ def two_concealed_pungs(facts: HandFacts, r: Reading) -> list:
 # --- waits (rules.md §1.2): only when the hand waited on exactly one tile kind ------------------
 
 def _wait_position(facts: HandFacts, r: Reading) -> str | None:
-    """'edge', 'closed' or 'single' for where the winning tile sits, or None."""
+    """'edge', 'closed' or 'single' for where the winning tile sits when the hand waited on
+    that one tile kind only, else None. Memoised on the reading (three fans ask)."""
+    if r.wait is not False:
+        return r.wait
+    r.wait = None
     s = r.win_tileset
     if s is None or s.meld is not None or r.shape not in (Shape.STANDARD, Shape.KNITTED_STRAIGHT):
         return None
-    if r.knitted is not None and not facts.options.knitted_straight_wait_fans \
-            and facts.hand.winning in r.knitted.tiles:
+    win = facts.hand.winning
+    if r.knitted is not None and not facts.options.knitted_straight_wait_fans and win in r.knitted.tiles:
         return None
-    if facts.waits != (facts.hand.winning,):
-        return None
+    position = None
     if s.kind is SetKind.PAIR:
-        return "single"
-    if s.kind is SetKind.CHOW:
-        at = s.tiles.index(facts.hand.winning)
+        position = "single"
+    elif s.kind is SetKind.CHOW:
+        at = s.tiles.index(win)
+        start = s.tiles[0][0]
         if at == 1:
-            return "closed"
-        start = int(s.tiles[0][0])
-        if (start == 1 and at == 2) or (start == 7 and at == 0):
-            return "edge"
-    return None
+            position = "closed"
+        elif (start == "1" and at == 2) or (start == "7" and at == 0):
+            position = "edge"
+    if position is not None and facts.waits == (win,):  # waits are costly: asked last
+        r.wait = position
+    return r.wait
 
 
 def edge_wait(facts: HandFacts, r: Reading) -> list:
-    return [(str(r.win_tileset), facts.hand.winning)] if _wait_position(facts, r) == "edge" else NONE
+    return [(r.win_tileset, facts.hand.winning)] if _wait_position(facts, r) == "edge" else NONE
 
 
 def closed_wait(facts: HandFacts, r: Reading) -> list:
-    return [(str(r.win_tileset), facts.hand.winning)] if _wait_position(facts, r) == "closed" else NONE
+    return [(r.win_tileset, facts.hand.winning)] if _wait_position(facts, r) == "closed" else NONE
 
 
 def single_wait(facts: HandFacts, r: Reading) -> list:
-    return [(str(r.win_tileset), facts.hand.winning)] if _wait_position(facts, r) == "single" else NONE
+    return [(r.win_tileset, facts.hand.winning)] if _wait_position(facts, r) == "single" else NONE
 
 
 # --- Nine Gates ------------------------------------------------------------------------------
@@ -317,5 +317,5 @@ def nine_gates(facts: HandFacts, r: Reading) -> list:
     base = facts.win - facts.win % 9 if facts.win < 27 else None
     if base is None or tuple(counts[base:base + 9]) != _GATES or sum(counts) != 13:
         return NONE
-    terminal_pungs = [str(s) for k, s in r.pungs if k[1] in (1, 9)]
+    terminal_pungs = [s for k, s in r.pungs if k[1] in (1, 9)]
     return [tuple(terminal_pungs[:1]) or _tiles_text(facts)]

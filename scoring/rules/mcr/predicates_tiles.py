@@ -1,100 +1,110 @@
 """Tile-attribute fans (rules.md §1.3 principle 2: they look at tiles, not sets).
 
-Every predicate takes `kinds`, the frozenset of tile indices 0..33 present anywhere in the
-hand (concealed, melds, winning tile), and answers yes or no. The scorer evaluates them once
-per hand and caches the answer on `kinds`, so they are written for clarity, not speed.
-Indices: m 0-8, p 9-17, s 18-26, honours 27-33 = E S W N White Green Red.
+Every predicate takes `kinds`, a bit mask of the tile kinds present anywhere in the hand
+(bit i = tile index i: m 0-8, p 9-17, s 18-26, honours 27-33 = E S W N White Green Red)
+and answers yes or no. Masks keep these checks to a few integer operations; the scorer also
+caches the answers per mask.
 """
 from __future__ import annotations
 
-M, P, S = range(0, 9), range(9, 18), range(18, 27)
-WINDS = frozenset(range(27, 31))
-DRAGONS = frozenset(range(31, 34))
+
+def mask(indices) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
+M, P, S = mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27))
+SUITED = M | P | S
+WINDS = mask(range(27, 31))
+DRAGONS = mask(range(31, 34))
 HONOURS = WINDS | DRAGONS
-TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
-GREEN = frozenset({19, 20, 21, 23, 25, 32})                 # 2 3 4 6 8 bamboo, Green Dragon
-REVERSIBLE = frozenset({9, 10, 11, 12, 13, 16, 17,          # 1 2 3 4 5 8 9 dots
-                        19, 21, 22, 23, 25, 26,             # 2 4 5 6 8 9 bamboo
-                        31})                                # White Dragon
+TERMINALS = mask((0, 8, 9, 17, 18, 26))
+GREEN = mask((19, 20, 21, 23, 25, 32))                      # 2 3 4 6 8 bamboo, Green Dragon
+REVERSIBLE = mask((9, 10, 11, 12, 13, 16, 17,               # 1 2 3 4 5 8 9 dots
+                   19, 21, 22, 23, 25, 26,                  # 2 4 5 6 8 9 bamboo
+                   31))                                     # White Dragon
 
 
-def rank(i: int) -> int:
-    return i % 9 + 1
+def ranks(*numbers: int) -> int:
+    """The suit tiles of the given numbers in all three suits."""
+    return mask(base + n - 1 for base in (0, 9, 18) for n in numbers)
 
 
-def suits_present(kinds) -> int:
-    return sum(1 for suit in (M, P, S) if any(i in kinds for i in suit))
+UPPER, MIDDLE, LOWER = ranks(7, 8, 9), ranks(4, 5, 6), ranks(1, 2, 3)
+UPPER_FOUR, LOWER_FOUR = ranks(6, 7, 8, 9), ranks(1, 2, 3, 4)
 
 
-def _numbered(kinds) -> bool:
-    return all(i < 27 for i in kinds)
+def _only(kinds: int, allowed: int) -> bool:
+    return not kinds & ~allowed
 
 
-def _ranks(kinds) -> set[int]:
-    return {rank(i) for i in kinds}
+def suits_present(kinds: int) -> int:
+    return bool(kinds & M) + bool(kinds & P) + bool(kinds & S)
 
 
-def all_green(kinds) -> bool:
-    return kinds <= GREEN
+def all_green(kinds: int) -> bool:
+    return _only(kinds, GREEN)
 
 
-def all_terminals(kinds) -> bool:
-    return kinds <= TERMINALS
+def all_terminals(kinds: int) -> bool:
+    return _only(kinds, TERMINALS)
 
 
-def all_honours(kinds) -> bool:
-    return kinds <= HONOURS
+def all_honours(kinds: int) -> bool:
+    return _only(kinds, HONOURS)
 
 
-def all_terminals_and_honours(kinds) -> bool:
+def all_terminals_and_honours(kinds: int) -> bool:
     # both kinds present: pure terminals or pure honours are fans 8 and 11
-    return kinds <= TERMINALS | HONOURS and bool(kinds & TERMINALS) and bool(kinds & HONOURS)
+    return _only(kinds, TERMINALS | HONOURS) and bool(kinds & TERMINALS) and bool(kinds & HONOURS)
 
 
-def full_flush(kinds) -> bool:
+def full_flush(kinds: int) -> bool:
     return not kinds & HONOURS and suits_present(kinds) == 1
 
 
-def half_flush(kinds) -> bool:
+def half_flush(kinds: int) -> bool:
     return bool(kinds & HONOURS) and suits_present(kinds) == 1
 
 
-def one_voided_suit(kinds) -> bool:
+def one_voided_suit(kinds: int) -> bool:
     # exactly one suit absent (two absent is a flush or all honours)
     return suits_present(kinds) == 2
 
 
-def no_honours(kinds) -> bool:
+def no_honours(kinds: int) -> bool:
     return not kinds & HONOURS
 
 
-def all_types(kinds) -> bool:
+def all_types(kinds: int) -> bool:
     return suits_present(kinds) == 3 and bool(kinds & WINDS) and bool(kinds & DRAGONS)
 
 
-def all_simples(kinds) -> bool:
+def all_simples(kinds: int) -> bool:
     return not kinds & (TERMINALS | HONOURS)
 
 
-def reversible_tiles(kinds) -> bool:
-    return kinds <= REVERSIBLE
+def reversible_tiles(kinds: int) -> bool:
+    return _only(kinds, REVERSIBLE)
 
 
-def upper_tiles(kinds) -> bool:
-    return _numbered(kinds) and _ranks(kinds) <= {7, 8, 9}
+def upper_tiles(kinds: int) -> bool:
+    return _only(kinds, UPPER)
 
 
-def middle_tiles(kinds) -> bool:
-    return _numbered(kinds) and _ranks(kinds) <= {4, 5, 6}
+def middle_tiles(kinds: int) -> bool:
+    return _only(kinds, MIDDLE)
 
 
-def lower_tiles(kinds) -> bool:
-    return _numbered(kinds) and _ranks(kinds) <= {1, 2, 3}
+def lower_tiles(kinds: int) -> bool:
+    return _only(kinds, LOWER)
 
 
-def upper_four(kinds) -> bool:
-    return _numbered(kinds) and _ranks(kinds) <= {6, 7, 8, 9}
+def upper_four(kinds: int) -> bool:
+    return _only(kinds, UPPER_FOUR)
 
 
-def lower_four(kinds) -> bool:
-    return _numbered(kinds) and _ranks(kinds) <= {1, 2, 3, 4}
+def lower_four(kinds: int) -> bool:
+    return _only(kinds, LOWER_FOUR)

@@ -1,0 +1,72 @@
+"""Speed of our MCR scorer against PyMahjongGB on the same random winning hands.
+
+    python scripts/bench_mcr.py --count 5000 --seed 7
+
+Prints hands per second for both and the ratio. Hands come from the differential
+generator (tests/scoring/mcr_oracle.py); both scorers get pre-built inputs, so the timing
+is the scoring only (CPU time of this process). Our scorer runs with the `china` preset,
+as in the differential test, after a warm-up round on other hands.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoring.rules.mcr import PRESETS, score  # noqa: E402
+from tests.scoring.mcr_oracle import pmgb_pack, pmgb_tile, random_hand  # noqa: E402
+
+
+def _inputs(seed: int, count: int):
+    rng = random.Random(seed)
+    cases = [random_hand(rng) for _ in range(count)]
+    calls = [dict(pack=tuple(pmgb_pack(m) for m in g.hand.melds), hand=tuple(pmgb_tile(t) for t in g.hand.concealed),
+                  winTile=pmgb_tile(g.hand.winning), flowerCount=len(g.hand.bonus), isSelfDrawn=g.ctx.self_drawn,
+                  is4thTile=g.ctx.fourth_tile, isAboutKong=g.ctx.kong, isWallLast=g.ctx.last_tile,
+                  seatWind=g.ctx.seat, prevalentWind=g.ctx.round, verbose=True) for g in cases]
+    return cases, calls
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=5000, help="hands per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    from MahjongGB import MahjongFanCalculator
+
+    options = PRESETS["china"]
+    # warm-up on other hands: the per-suit and per-pattern caches fill as in a running app;
+    # no hand of a measured round has been scored before
+    warm, _ = _inputs(args.seed + 1000, args.count)
+    for g in warm:
+        score(g.hand, g.ctx, options)
+    ours_best = theirs_best = 0.0
+    ratios = []
+    for r in range(args.rounds):
+        cases, calls = _inputs(args.seed + r, args.count)
+        # CPU time of this process: the machine is shared, wall time is noisy
+        start = time.process_time()
+        for g in cases:
+            score(g.hand, g.ctx, options)
+        ours = args.count / (time.process_time() - start)
+        start = time.process_time()
+        for kwargs in calls:
+            MahjongFanCalculator(**kwargs)
+        theirs = args.count / (time.process_time() - start)
+        ratios.append(theirs / ours)
+        ours_best, theirs_best = max(ours_best, ours), max(theirs_best, theirs)
+        print(f"round {r}: ours {ours:8.0f} hands/s  PyMahjongGB {theirs:8.0f} hands/s  ratio {theirs / ours:5.1f}x")
+    print(f"hands {args.count} x {args.rounds} rounds, seeds {args.seed}..{args.seed + args.rounds - 1}")
+    print(f"ours (mcr, china)  {ours_best:10.0f} hands/s (best round)")
+    print(f"PyMahjongGB        {theirs_best:10.0f} hands/s (best round)")
+    print(f"ratio              {theirs_best / ours_best:10.1f}x slower (median round {sorted(ratios)[len(ratios) // 2]:.1f}x; target <= 25x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
