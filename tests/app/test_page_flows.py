@@ -163,3 +163,23 @@ def _csv(folder):
     from app.ledger import Ledger
     ledger = Ledger(folder)
     return ledger.to_csv(ledger.current_night())
+
+
+def test_an_impossible_hand_is_a_plain_message(page):
+    build(page, ["5p"] * 5 + HAND[5:])
+    said = texts(page)
+    assert "More than 4 of 5p" in said and "5 copies of 5p" in said
+    assert not page.exception and not page.error
+
+
+def test_an_unexpected_failure_is_one_line_and_the_page_goes_on(page, monkeypatch):
+    from app import evaluate
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("scorer fell over\nwith a second line")
+    monkeypatch.setattr(evaluate, "score_draft", broken)
+    build(page)
+    assert not page.exception
+    message = page.error[0].value
+    assert message.startswith("Something went wrong in the score") and "\n" not in message
+    assert page.subheader[-1].value == "Tonight"  # the ledger still drew
