@@ -96,7 +96,7 @@ def main() -> None:
         sit = situation.render_situation(names, rules)
 
     st.subheader("Score", anchor=False)
-    with guarded("the score"):
+    with st.container(key="score"), guarded("the score"):
         drafts = st.session_state["drafts"]
         if classical:
             outcome = evaluate.score_table(drafts, sit, preset, overrides)
