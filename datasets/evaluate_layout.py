@@ -43,8 +43,14 @@ MATCH_IOU = 0.5
 
 def readable(truth: dict) -> bool:
     """Every tile of the hand is labelled (in the photo, at least 40% visible), or lies under
-    another tile of its meld (the fourth tile of a kong put on top)."""
+    another tile of its meld (the fourth tile of a kong put on top); and no concealed kong
+    shows only face-down tiles."""
     labelled = [t for t in truth["tiles"] if t.get("label")]
+    groups: dict[str, list[str]] = {}
+    for t in labelled:
+        groups.setdefault(t["group"], []).append(t["label"])
+    if any(g.startswith("meld") and set(v) == {"back"} for g, v in groups.items()):
+        return False  # a concealed kong shown all face down: its tile is not in the photo
     for t in truth["tiles"]:
         if t["group"] == "distractor" or t.get("label"):
             continue

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-CLUSTER_LINK = 2.4       # box-to-box distance (in tile short sides) that joins two tiles
+CLUSTER_LINK = 2.8       # box-to-box distance (in tile sizes, sqrt of box area) that joins two tiles
 ROW_LINK = 5.0           # centre distance (in tile widths) along a row that still chains
 ROW_SLOPE = 0.36         # |dv| allowed per unit du for a chain link (about 20°)
 SPLIT_GAP = 0.25         # a step this much over the row's typical step starts a new segment
@@ -55,6 +55,7 @@ class RowFrame:
     segments: tuple[Segment, ...]
     rows: tuple[tuple[int, ...], ...]  # segment indices of each row, in order along u
     stacked: frozenset[int] = frozenset()  # tiles lying on top of a hidden one (added kong)
+    xyxy: np.ndarray | None = None         # the boxes (photo pixels), all detections
 
 
 def centres(xyxy: np.ndarray) -> np.ndarray:
@@ -67,7 +68,7 @@ def clusters(xyxy: np.ndarray, link: float = CLUSTER_LINK) -> list[np.ndarray]:
     if n == 0:
         return []
     wh = xyxy[:, 2:] - xyxy[:, :2]
-    short = np.maximum(wh.min(axis=1), 1e-3)
+    short = np.sqrt(np.maximum(wh[:, 0] * wh[:, 1], 1e-6))
     dx = np.maximum(0, np.maximum(xyxy[:, None, 0], xyxy[None, :, 0])
                     - np.minimum(xyxy[:, None, 2], xyxy[None, :, 2]))
     dy = np.maximum(0, np.maximum(xyxy[:, None, 1], xyxy[None, :, 1])
@@ -211,8 +212,11 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
 
     def steps_of(ch: np.ndarray) -> np.ndarray:
         du, dv = np.diff(u[ch]), np.diff(v[ch])
-        lifted = np.isin(ch[1:], list(stacked)) | np.isin(ch[:-1], list(stacked))
-        return np.where(lifted, np.abs(du), np.hypot(du, dv)) / ((size[ch[1:]] + size[ch[:-1]]) / 2)
+        step = np.hypot(du, dv)
+        if stacked:
+            on_top = np.array([int(t) in stacked for t in ch])
+            step = np.where(on_top[1:] | on_top[:-1], np.abs(du), step)
+        return step / ((size[ch[1:]] + size[ch[:-1]]) / 2)
 
     stacked: set[int] = set()
     all_steps = np.concatenate([steps_of(ch) for ch in chains]) if chains else np.zeros(0)
@@ -226,17 +230,21 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
     rows: list[tuple[int, ...]] = []
     for r, (ch, step) in enumerate(zip(chains, steps)):
         ratio = along[ch] / across[ch]
-        typical = np.median(ratio) if len(ch) >= 3 else overall
-        sideways[ch] = ratio / max(typical, 1e-6) / SIDEWAYS_RATIO
+        typical = np.full(len(ch), np.median(ratio) if len(ch) >= 3 else overall)
         base = float(np.median(step)) if len(step) >= 4 else frame_step
         base = min(base, 1.15 * frame_step) if len(step) < 8 else base
-        turned = np.clip((sideways[ch] - 0.8) / 0.35, 0, 1) if solved else np.zeros(len(ch))
-        starts, gaps = [0], []
-        for k in range(1, len(ch)):
-            gap = step[k - 1] / base - 1 - TURNED_STEP * (turned[k - 1] + turned[k])
-            if gap > split_gap:
-                starts.append(k)
-                gaps.append(float(gap))
+        for _ in range(2):  # a row may hold standing and lying tiles: compare within segments
+            sideways[ch] = ratio / np.maximum(typical, 1e-6) / SIDEWAYS_RATIO
+            turned = np.clip((sideways[ch] - 0.8) / 0.35, 0, 1) if solved else np.zeros(len(ch))
+            starts, gaps = [0], []
+            for k in range(1, len(ch)):
+                gap = step[k - 1] / base - 1 - TURNED_STEP * (turned[k - 1] + turned[k])
+                if gap > split_gap:
+                    starts.append(k)
+                    gaps.append(float(gap))
+            for a, b in zip(starts, starts[1:] + [len(ch)]):
+                if b - a >= 3:
+                    typical[a:b] = np.median(ratio[a:b])
         first = len(segments)
         bounds = starts + [len(ch)]
         for s in range(len(starts)):
@@ -250,4 +258,4 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
                 gap_after=gaps[s] if s < len(gaps) else float("inf")))
         rows.append(tuple(range(first, len(segments))))
     return RowFrame(angle, np.asarray(index), u, v, size, size, solved, sideways,
-                    tuple(segments), tuple(rows), frozenset(stacked))
+                    tuple(segments), tuple(rows), frozenset(stacked), xyxy)

@@ -20,6 +20,7 @@ import numpy as np
 from scoring.decompose import is_complete
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld, MeldKind
+from scoring.tiles import PLAYING
 
 from .geometry import RowFrame
 
@@ -32,10 +33,14 @@ HIDDEN_KONG = 1.0        # four tiles with face-down ones: a concealed kong, pla
 WIN_APART = 1.0          # a single tile right beside the concealed row
 WIN_ELSEWHERE = 0.2      # a single tile somewhere near
 WIN_GUESS = 0.6          # nothing set apart: the winning tile is a guess
-TWO_PIECES = 1.5         # the concealed tiles in two pieces
+TWO_ROWS = 2.0           # the concealed tiles in two rows
+SPLIT_ROW = 3.0          # the concealed tiles in two pieces of one row
 IGNORED_NEAR = 0.8       # per face-up tile left out, times exp(-distance / 2)
+JOIN_GAP = 0.7           # pieces of a row this close may still be one (a turned tile not seen as such)
+JOIN_COST = 0.5          # per narrow gap a reading bridges
 MAX_READINGS = 4000      # a safety net for a crowded table
-STACKED = 0.2            # a tile this far (in tile sizes) above the line of the other two lies on top
+STACKED = 0.15           # an upright tile this far (in tile sizes) above its row lies on top
+STACKED_TURNED = 0.17    # the same for a turned tile (measured at its centre)
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,7 @@ class MeldChoice:
     claimed: int | None        # position (in +u order) of the turned tile, None: concealed kong
     score: float
     stacked: bool = False      # a kong shown as three tiles, the fourth on top of the claimed one
+    hidden: bool = False       # a concealed kong with all four tiles face down: no face to read
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,9 @@ class Piece:
     ways: tuple[tuple[MeldChoice, ...], ...]        # ways to read it as declared sets
     box: tuple[float, float, float, float]          # u0, v0, u1, v1 in the row frame
     unit: float
+    mask: int = 0                                   # the base pieces it covers (bits)
+    joins: int = 0                                  # narrow gaps it bridges
+    gap_after: float = float("inf")                 # to the next piece of the row
 
 
 @dataclass(frozen=True)
@@ -81,8 +90,8 @@ def set_kind(codes: list[str]) -> str | None:
     if any(c[1] == "f" for c in faces):
         return None
     if len(codes) == 4:
-        if len(set(faces)) == 1 and backs:
-            return "concealed_kong" if backs < 4 else None
+        if backs == 4 or (len(set(faces)) == 1 and backs):
+            return "concealed_kong"
         return "kong" if len(set(faces)) == 1 and not backs else None
     if len(codes) != 3 or backs:
         return None
@@ -97,11 +106,16 @@ def set_kind(codes: list[str]) -> str | None:
 
 def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tuple[int, float]:
     """The tile of three that sits highest above the line of its row (photo up, where a tile
-    put on top of another shows), and how far, in tile sizes. The line is fitted to the row's
-    other nearby tiles, upright ones first (a turned tile keeps to the near edge)."""
-    ca, sa = np.cos(frame.angle), np.sin(frame.angle)
-    if abs(ca) < 0.5:  # the row runs up the photo: a lift runs along it and cannot be told
+    put on top of another shows), and how far, in tile sizes. The lines are fitted to the
+    row's other nearby tiles, upright ones first. An upright tile must rise at both its top
+    and bottom edge (a turned tile keeps to the near edge of the row, so one of its edges
+    stays in line); for a turned tile its centre is used."""
+    ca = np.cos(frame.angle)
+    if abs(ca) < 0.5 or frame.xyxy is None:  # the row runs up the photo: a lift runs along it
         return 0, 0.0
+    box = frame.xyxy
+    x = (box[:, 0] + box[:, 2]) / 2
+    size = np.mean(np.sqrt(np.prod(box[list(tiles), 2:] - box[list(tiles), :2], axis=1)))
     pos = {t: k for k, t in enumerate(row)}
     best = (0, -np.inf)
     for k, t in enumerate(tiles):
@@ -110,8 +124,13 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
         ref = upright if len(upright) >= 2 else near
         if len(ref) < 2:
             continue
-        slope, icpt = np.polyfit(frame.u[ref], frame.v[ref], 1)
-        lift = (frame.v[t] - (icpt + slope * frame.u[t])) / -ca / np.mean(frame.along[list(tiles)])
+        rise = []
+        for edges in ((1,), (3,), (1, 3)):
+            y = box[ref][:, edges].mean(axis=1)
+            slope, icpt = np.polyfit(x[ref], y, 1)
+            rise.append((icpt + slope * x[t] - box[t, list(edges)].mean()) / size)
+        lift = rise[2] if soft_sideways(frame.sideways[t]) >= 0.5 else min(rise[0], rise[1])
+        lift += STACKED - (STACKED_TURNED if soft_sideways(frame.sideways[t]) >= 0.5 else STACKED)
         if lift > best[1]:
             best = (k, float(lift))
     return best
@@ -124,7 +143,8 @@ def _meld_choice(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
         return None
     turned = np.array([soft_sideways(frame.sideways[t]) for t in tiles])
     if kind == "concealed_kong":
-        return MeldChoice(kind, tiles, None, HIDDEN_KONG - turned.sum())
+        hidden = all(codes[t] == BACK for t in tiles)
+        return MeldChoice(kind, tiles, None, HIDDEN_KONG - turned.sum() - hidden, hidden=hidden)
     claimed = int(turned.argmax())
     stacked = False
     if kind == "pung":
@@ -157,8 +177,19 @@ def meld_ways(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
     return tuple(ways(0)) if len(tiles) >= 3 else ()
 
 
+def _piece(tiles: tuple[int, ...], row: int, frame: RowFrame, codes: list[str], chain: tuple[int, ...],
+           unit: float, **extra) -> Piece:
+    t = list(tiles)
+    u, v, a, b = frame.u[t], frame.v[t], frame.along[t], frame.across[t]
+    box = (float((u - a / 2).min()), float((v - b / 2).min()), float((u + a / 2).max()),
+           float((v + b / 2).max()))
+    return Piece(tiles, row, all(codes[i] != BACK for i in tiles), meld_ways(tiles, codes, frame, chain),
+                 box, unit, **extra)
+
+
 def pieces(frame: RowFrame, codes: list[str]) -> tuple[list[Piece], list[int]]:
-    """Segments cut at bonus tiles; the bonus tiles themselves are returned apart."""
+    """Segments cut at bonus tiles (the bonus tiles are returned apart), then runs of up to
+    three neighbouring pieces of a row across narrow gaps, as pieces of their own."""
     out, bonus = [], []
     chains = {r: tuple(t for k in segs for t in frame.segments[k].tiles) for r, segs in enumerate(frame.rows)}
     for seg in frame.segments:
@@ -170,16 +201,32 @@ def pieces(frame: RowFrame, codes: list[str]) -> tuple[list[Piece], list[int]]:
             if t >= 0:
                 bonus.append(t)
             if run:
-                tiles = tuple(run)
-                u = frame.u[list(tiles)]
-                v = frame.v[list(tiles)]
-                a, b = frame.along[list(tiles)], frame.across[list(tiles)]
-                box = (float((u - a / 2).min()), float((v - b / 2).min()),
-                       float((u + a / 2).max()), float((v + b / 2).max()))
-                out.append(Piece(tiles, seg.row, all(codes[i] != BACK for i in tiles),
-                                 meld_ways(tiles, codes, frame, chains[seg.row]), box, seg.unit))
+                after = seg.gap_after if t < 0 else float("inf")
+                out.append(_piece(tuple(run), seg.row, frame, codes, chains[seg.row], seg.unit,
+                                  mask=1 << len(out), gap_after=after))
                 run = []
+    base = len(out)
+    for k in range(base):
+        tiles, mask = out[k].tiles, out[k].mask
+        for j in range(k + 1, min(k + 3, base)):
+            prev = out[j - 1]
+            if out[j].row != prev.row or prev.gap_after > JOIN_GAP or len(tiles) + len(out[j].tiles) > 14:
+                break
+            tiles, mask = tiles + out[j].tiles, mask | out[j].mask
+            out.append(_piece(tiles, prev.row, frame, codes, chains[prev.row], prev.unit,
+                              mask=mask, joins=j - k, gap_after=out[j].gap_after))
     return out, bonus
+
+
+def _distances(pcs: list[Piece]) -> np.ndarray:
+    """`gap` between every two pieces, at once."""
+    if not pcs:
+        return np.zeros((0, 0))
+    box = np.array([p.box for p in pcs])
+    unit = np.array([p.unit for p in pcs])
+    du = np.maximum(0, np.maximum(box[:, None, 0], box[None, :, 0]) - np.minimum(box[:, None, 2], box[None, :, 2]))
+    dv = np.maximum(0, np.maximum(box[:, None, 1], box[None, :, 1]) - np.minimum(box[:, None, 3], box[None, :, 3]))
+    return np.hypot(du, dv) / ((unit[:, None] + unit[None, :]) / 2)
 
 
 def gap(a: Piece, b: Piece) -> float:
@@ -189,53 +236,62 @@ def gap(a: Piece, b: Piece) -> float:
     return float(np.hypot(du, dv) / ((a.unit + b.unit) / 2))
 
 
-def meld_codes(m: MeldChoice, codes: list[str]) -> tuple[str, ...]:
-    """The four faces of a concealed kong (its face-down tiles read as the shown face)."""
-    faces = [codes[t] for t in m.tiles if codes[t] != BACK]
+def meld_codes(m: MeldChoice, codes: list[str], unknown: str = "1m") -> tuple[str, ...]:
+    """The four faces of a concealed kong (its face-down tiles read as the shown face, or as
+    `unknown` when none shows) or of a stacked kong; the faces of any other set."""
+    faces = [codes[t] for t in m.tiles if codes[t] != BACK] or [unknown]
     return (faces[0],) * 4 if m.kind == "concealed_kong" or m.stacked else tuple(faces)
 
 
 def to_meld(m: MeldChoice, codes: list[str], offer: int | None = None,
-            promoted: bool = False) -> Meld:
+            promoted: bool = False, unknown: str = "1m") -> Meld:
     if m.kind == "concealed_kong":
-        return Meld(MeldKind.CONCEALED_KONG, meld_codes(m, codes))
+        return Meld(MeldKind.CONCEALED_KONG, meld_codes(m, codes, unknown))
     if m.kind == "kong":
         kind = MeldKind.PROMOTED_KONG if promoted else MeldKind.KONG
         return Meld(kind, meld_codes(m, codes), offer or 1)
     return Meld(MeldKind(m.kind), meld_codes(m, codes), offer)
 
 
+def spare_code(codes: list[str], tiles) -> str:
+    """A tile kind none of `tiles` shows: stands in for a kong whose face cannot be seen."""
+    seen = {codes[t] for t in tiles}
+    return next(c for c in PLAYING if c not in seen)
+
+
 def _complete(codes: list[str], concealed: list[int], melds: tuple[MeldChoice, ...],
               winning: int) -> bool:
+    unknown = spare_code(codes, list(concealed) + [winning] + [t for m in melds for t in m.tiles])
     try:
-        hand = Hand(tuple(codes[t] for t in concealed), tuple(to_meld(m, codes) for m in melds),
-                    codes[winning])
+        hand = Hand(tuple(codes[t] for t in concealed),
+                    tuple(to_meld(m, codes, unknown=unknown) for m in melds), codes[winning])
     except (InvalidHandError, ValueError):
         return False
     return is_complete(hand)
 
 
-def _reach(dist: np.ndarray, start: tuple[int, ...]) -> list[int]:
+def _reach(links: list[list[int]], start: tuple[int, ...]) -> list[int]:
     """Pieces reachable from `start` in steps shorter than NEAR (sets laid in a line)."""
     seen, todo = set(start), list(start)
     while todo:
-        k = todo.pop()
-        for j in np.flatnonzero(dist[k] < NEAR):
+        for j in links[todo.pop()]:
             if j not in seen:
-                seen.add(int(j))
-                todo.append(int(j))
+                seen.add(j)
+                todo.append(j)
     return sorted(seen)
 
 
-def _meld_subsets(cands: list[int], pcs: list[Piece], sets: int):
-    """Choices of (piece, way) whose set counts add up to `sets`."""
+def _meld_subsets(cands: list[int], pcs: list[Piece], sets: int, taken: int):
+    """Choices of (piece, way) on free base pieces whose set counts add up to `sets`."""
     if sets == 0:
         yield ()
         return
     for k, p in enumerate(cands):
+        if pcs[p].mask & taken:
+            continue
         for way in pcs[p].ways:
             if len(way) <= sets:
-                for rest in _meld_subsets(cands[k + 1:], pcs, sets - len(way)):
+                for rest in _meld_subsets(cands[k + 1:], pcs, sets - len(way), taken | pcs[p].mask):
                     yield ((p, way),) + rest
 
 
@@ -243,28 +299,32 @@ def search(frame: RowFrame, codes: list[str]) -> list[Reading]:
     """Complete readings of the tiles in `frame`, best first."""
     pcs, _ = pieces(frame, codes)
     n = len(pcs)
-    dist = np.array([[gap(a, b) for b in pcs] for a in pcs]) if n else np.zeros((0, 0))
+    dist = _distances(pcs)
+    links = [np.flatnonzero(row < NEAR).tolist() for row in dist]
     singles = [k for k, p in enumerate(pcs) if p.face_up and len(p.tiles) == 1]
     options = [(k,) for k, p in enumerate(pcs) if p.face_up]
     options += [(a, b) for (a,), (b,) in combinations(options, 2) if dist[a, b] < NEAR
-                and len(pcs[a].tiles) + len(pcs[b].tiles) <= 14 and min(len(pcs[a].tiles), len(pcs[b].tiles)) > 1]
+                and not pcs[a].mask & pcs[b].mask and len(pcs[a].tiles) + len(pcs[b].tiles) <= 14
+                and min(len(pcs[a].tiles), len(pcs[b].tiles)) > 1]
     out: list[Reading] = []
     for conc in options:
         n_conc = sum(len(pcs[k].tiles) for k in conc)
+        taken = pcs[conc[0]].mask | pcs[conc[-1]].mask
         if n_conc > 14:
             continue
-        near = [k for k in _reach(dist, conc) if k not in conc]
+        near = [k for k in _reach(links, conc) if not pcs[k].mask & taken]
         for win in [None] + [k for k in singles if k in near]:
             need = 14 - n_conc - (win is not None)
             if need < 0 or need % 3 or need > 12:
                 continue
-            cands = [k for k in near if k != win and pcs[k].ways]
-            for chosen in _meld_subsets(cands, pcs, need // 3):
+            used = taken | (pcs[win].mask if win is not None else 0)
+            cands = [k for k in near if k != win and pcs[k].ways and not pcs[k].mask & used]
+            for chosen in _meld_subsets(cands, pcs, need // 3, used):
                 reading = _evaluate(frame, codes, pcs, dist, conc, win, chosen)
                 if reading is not None:
                     out.append(reading)
-                if len(out) >= MAX_READINGS:
-                    break
+            if len(out) >= MAX_READINGS:
+                break
     out.sort(key=lambda r: -r.score)
     return out
 
@@ -279,19 +339,25 @@ def _evaluate(frame, codes, pcs, dist, conc, win, chosen) -> Reading | None:
         return None
     score = sum(m.score for m in melds)
     score -= TURNED_IN_CONCEALED * sum(soft_sideways(frame.sideways[t]) for t in concealed + [winning])
-    score -= TWO_PIECES * (len(conc) - 1)
+    if len(conc) == 2:
+        score -= SPLIT_ROW if pcs[conc[0]].row == pcs[conc[1]].row else TWO_ROWS
     if win is None:
         score -= WIN_GUESS
     else:
         beside = any(pcs[k].row == pcs[win].row for k in conc) and dist[list(conc), win].min() < 2.5
         score += WIN_APART if beside else WIN_ELSEWHERE
-    used = set(conc) | {p for p, _ in chosen} | ({win} if win is not None else set())
+    used = list(conc) + [p for p, _ in chosen] + ([win] if win is not None else [])
+    score -= JOIN_COST * sum(pcs[k].joins for k in used)
+    mask = 0
+    for k in used:
+        mask |= pcs[k].mask
     ignored = []
     for k, p in enumerate(pcs):
-        if k not in used:
-            ignored.extend(p.tiles)
-            if p.face_up:
-                score -= IGNORED_NEAR * len(p.tiles) * float(np.exp(-dist[list(used), k].min() / 2))
+        if p.joins or p.mask & mask:
+            continue
+        ignored.extend(p.tiles)
+        if p.face_up:
+            score -= IGNORED_NEAR * len(p.tiles) * float(np.exp(-dist[used, k].min() / 2))
     return Reading(tuple(concealed), melds, winning, guessed, tuple(ignored), True, float(score),
                    tuple(conc))
 
@@ -299,7 +365,7 @@ def _evaluate(frame, codes, pcs, dist, conc, win, chosen) -> Reading | None:
 def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
     """The plainest reading when no complete one exists: the longest face-up piece is the
     concealed row, readable sets near it are melds, a single tile beside it the winning one."""
-    pcs, _ = pieces(frame, codes)
+    pcs = [p for p in pieces(frame, codes)[0] if not p.joins]
     face_up = [k for k, p in enumerate(pcs) if p.face_up]
     if not face_up:
         return None

@@ -72,6 +72,7 @@ class TableLayout:
 # --- reading a layout from detections ------------------------------------------------------
 
 MAX_CLUSTERS = 6          # clusters tried, biggest first (the rest are ignored)
+MIN_HAND_TILES = 12       # 14 tiles, less kongs shown as three with the fourth on top
 PERSPECTIVE = 0.04        # relative tile-size change across the hand that tells near from far
 
 
@@ -88,15 +89,20 @@ def read_layout(detections) -> TableLayout:
         return TableLayout(concealed=(), notes=("no tiles found",))
     xyxy = np.asarray(detections.xyxy, np.float64)
     found: list[_Candidate] = []
-    fallbacks: list[_Candidate] = []
+    frames: list[geometry.RowFrame] = []
     for index in geometry.clusters(xyxy)[:MAX_CLUSTERS]:
+        playing = sum(codes[t][1] != "f" for t in index)
+        if frames and playing < MIN_HAND_TILES:
+            continue  # too few tiles for a hand (a kong on top hides one; bonus tiles don't count)
         base = geometry.row_angle(xyxy, index)
         for angle in (base, base + np.pi / 2):
             frame = geometry.frame(xyxy, index, angle, codes=codes)
-            found.extend(_Candidate(r, frame) for r in grouping.search(frame, codes))
-            plain = grouping.fallback(frame, codes)
-            if plain is not None:
-                fallbacks.append(_Candidate(plain, frame))
+            frames.append(frame)
+            if playing >= MIN_HAND_TILES:
+                found.extend(_Candidate(r, frame) for r in grouping.search(frame, codes))
+    fallbacks = [] if found else [
+        _Candidate(plain, frame) for frame in frames
+        if (plain := grouping.fallback(frame, codes)) is not None]
     if found:
         found.sort(key=lambda c: -c.reading.score)
         return _layout(found[0], found[1:], detections)
@@ -175,7 +181,8 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
     for m in sorted(r.melds, key=lambda m: sign * np.mean(along[list(m.tiles)])):
         order = ordered(m.tiles)
         offer = _offer(m, codes, order)
-        hand_melds.append(grouping.to_meld(m, codes, offer, promoted=m.stacked))
+        if not m.hidden:
+            hand_melds.append(grouping.to_meld(m, codes, offer, promoted=m.stacked))
         turned = {m.tiles[m.claimed]} if m.claimed is not None and \
             grouping.soft_sideways(frame.sideways[m.tiles[m.claimed]]) >= 0.5 else set()
         meld_conf = float(min(conf[list(m.tiles)].min(), 1 / (1 + np.exp(-2 * m.score - 1))))
@@ -185,7 +192,11 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
             laid.insert(order.index(top), _tile(top, codes, xyxy, conf * 0.5, top in turned))
         melds.append(LaidMeld(m.kind, tuple(laid), meld_conf, offer, promoted=m.stacked))
     notation, notes = None, []
-    if r.complete:
+    hidden = [m for m in r.melds if m.hidden]
+    if r.complete and hidden:
+        notes.append("a concealed kong shows no face (all four tiles face down): tap it and "
+                     "choose its tile")
+    elif r.complete:
         hand = Hand(tuple(codes[t] for t in concealed), tuple(hand_melds), codes[winning])
         notation = format_hand(hand)
     else:
@@ -211,7 +222,7 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
     left_out = len(codes) - len(hand_tiles) - len(bonus)
     if left_out:
         notes.append(f"{left_out} tiles read as not part of the hand")
-    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if r.complete else 0.0
+    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if notation else 0.0
     hand_conf = float(conf[hand_tiles].mean()) if hand_tiles else 0.0
     used = set(hand_tiles) | set(bonus)
     return TableLayout(
@@ -225,8 +236,9 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
 
 
 def _notation(c: _Candidate, codes: list[str], xyxy: np.ndarray) -> str | None:
+    """A rejected reading in notation (offer digits left out: they depend on orientation)."""
     r = c.reading
-    if not r.complete:
+    if not r.complete or any(m.hidden for m in r.melds):
         return None
     melds = tuple(grouping.to_meld(m, codes, None if m.kind != "kong" else 1) for m in r.melds)
     concealed = list(r.concealed) + ([r.winning] if r.guessed else [])
