@@ -21,9 +21,9 @@ MAX_MELDS = 4
 # The kinds a meld can be given on the page; "concealed" chows and pungs are not declared
 # sets, so choosing one moves the tiles back among the concealed tiles.
 MELD_KINDS = ("chow", "pung", "kong", "concealed_kong", "promoted_kong")
-KIND_LABELS = {"chow": "Chow", "pung": "Pung", "kong": "Kong (claimed)",
-               "concealed_kong": "Kong (concealed)", "promoted_kong": "Kong (added to a pung)",
-               "loose": "Not a set (back to the hand)"}
+KIND_LABELS = {"chow": "Chow, exposed", "pung": "Pung, exposed", "kong": "Kong, exposed",
+               "concealed_kong": "Kong, concealed", "promoted_kong": "Kong, added to a pung",
+               "loose": "Concealed: back among the hand's tiles"}
 MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4, "concealed_kong": 4, "promoted_kong": 4}
 
 
@@ -264,7 +264,7 @@ def to_meld(m: MeldDraft, n: int) -> Meld:
     if BACK in codes:
         raise InvalidHandError(f"set {n} ({name}) has face-down tiles: tap one and choose what it is")
     if len(codes) != MELD_SIZE[m.kind]:
-        raise InvalidHandError(f"set {n} is a {name} of {MELD_SIZE[m.kind]} tiles but holds "
+        raise InvalidHandError(f"set {n} ({name}) needs {MELD_SIZE[m.kind]} tiles but holds "
                                f"{len(codes)} ({format_tiles(sorted_tiles(codes)) or 'none'})")
     offer = None if m.kind in ("chow", "pung", "concealed_kong") else 1
     return Meld(MeldKind(m.kind), tuple(codes), offer)

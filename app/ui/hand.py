@@ -62,7 +62,8 @@ def _group(who: str, draft: edit.Draft, ref: str, sel, target: str, need_winning
             selected = sel == (who, ref, i)
             st.button(slot.code, key=_tile_key(who, ref, i, slot, selected),
                       on_click=state.on_tile, args=(who, ref, i))
-        if ref != edit.WIN or not slots:
+        full = (ref == edit.WIN and slots) or (ref.startswith("meld") and len(slots) >= 4)
+        if not full:
             on = target == ref and not sel
             st.button("＋", key=f"add__{who}__{ref}__{'on__' if on else ''}",
                       help=f"tap tiles below to add them to: {short_label(ref)}",
