@@ -10,8 +10,11 @@ it): the photo goes through the real reader; a scene counts as a *detection erro
 labelled tile of the hand is missed or misread, or a spurious tile is read among the hand's
 tiles; the other scenes measure the grouping after real detection.
 
-A reading is compared with the truth at three levels:
+A reading is compared with the truth at four levels:
   exact     the notation (offer digits included), the bonus tiles and the winning tile;
+  shown     what the photo shows: as `exact`, but an offer digit counts only where the claimed
+            tile is turned sideways (a kong put on top of a pung may read as promoted or
+            claimed), and the winning tile only where it is set apart;
   scoring   the same hand for a scorer: offer digits ignored (which tile was claimed, who
             offered, a promoted or claimed kong: no fan of MCR depends on them, and the
             scene turns the claimed tile in only 75% of sets);
@@ -83,18 +86,48 @@ def _melds(hand, keep_offer: bool) -> Counter:
     return out
 
 
-def compare(truth_hand: dict, layout) -> dict[str, bool]:
-    """Which levels of agreement (exact, scoring, hand) a layout reaches."""
+def _shown_claims(truth: dict) -> list[bool]:
+    """Per truth meld: does the photo show which tile was claimed (a tile turned sideways)?"""
+    out = []
+    for i, meld in enumerate(truth["hand"]["melds"]):
+        rot = [t["yaw"] for t in truth["tiles"] if t["group"] == f"meld:{i}"]
+        base = np.median(rot) if rot else 0.0
+        out.append(meld["kind"] != "concealed_kong" and any(
+            abs(((r - base) % 180) - 90) < 30 for r in rot))
+    return out
+
+
+def _melds_match(want, got, shown: list[bool]) -> bool:
+    """Melds equal, offer digits included where the photo shows the claimed tile; a kong put
+    on top of a pung reads as promoted or claimed alike (the photo cannot tell)."""
+    def key(m, offer: bool):
+        kind = MeldKind.KONG if m.kind is MeldKind.PROMOTED_KONG else m.kind
+        return kind.value, m.tiles, (m.offer if offer else None)
+    left = Counter(key(m, k) for m, k in zip(want.melds, shown))
+    for m in got.melds:
+        for k in (key(m, True), key(m, False)):
+            if left[k] > 0:
+                left[k] -= 1
+                break
+        else:
+            return False
+    return not +left
+
+
+def compare(truth: dict, layout) -> dict[str, bool]:
+    """Which levels of agreement (exact, shown, scoring, hand) a layout reaches."""
+    truth_hand = truth["hand"]
     bonus_ok = sorted(t.code for t in layout.bonus) == sorted(truth_hand["bonus"])
     if layout.notation is None:
-        return {"exact": False, "scoring": False, "hand": False, "complete": False}
+        return {"exact": False, "shown": False, "scoring": False, "hand": False, "complete": False}
     want, got = parse_hand(truth_hand["notation"]), parse_hand(layout.notation)
     same_melds = _melds(want, False) == _melds(got, False)
     same_closed = sorted(want.closed) == sorted(got.closed)
     scoring = bonus_ok and same_melds and same_closed and want.winning == got.winning
     exact = scoring and _melds(want, True) == _melds(got, True)
     hand = scoring or (bonus_ok and same_melds and same_closed and not truth_hand["winning_apart"])
-    return {"exact": exact, "scoring": scoring, "hand": hand, "complete": True}
+    shown = hand and _melds_match(want, got, _shown_claims(truth))
+    return {"exact": exact, "shown": shown, "scoring": scoring, "hand": hand, "complete": True}
 
 
 def detection_ok(truth: dict, found: Detections) -> bool:
@@ -155,7 +188,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
     if model:
         from vision.pipeline import TileReader
         reader = TileReader(model)
-    levels = ("exact", "scoring", "hand", "complete")
+    levels = ("exact", "shown", "scoring", "hand", "complete")
     perfect = Counter()
     facets: dict[str, Counter] = {}
     real = Counter()
@@ -170,13 +203,13 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
         layout = read_layout(det)
         layout_s = time.perf_counter() - start
         seconds.append(layout_s + _score_seconds(layout))
-        got = compare(truth["hand"], layout)
+        got = compare(truth, layout)
         perfect["n"] += 1
         perfect.update(k for k in levels if got[k])
         for name, value in _facets(truth).items():
             c = facets.setdefault(f"{name}={value}", Counter())
             c["n"] += 1
-            c.update(k for k in ("exact", "hand") if got[k])
+            c.update(k for k in ("exact", "shown", "hand") if got[k])
         if not got["hand"] and len(worst) < errors:
             worst.append({"scene": f.stem, "truth": truth["hand"]["notation"],
                           "bonus": truth["hand"]["bonus"], "read": layout.notation,
@@ -185,7 +218,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
             reading = reader.read(scenes / truth["image"])
             lay = read_layout(reading.detections)
             real["n"] += 1
-            got_real = compare(truth["hand"], lay)
+            got_real = compare(truth, lay)
             if detection_ok(truth, reading.detections):
                 real["detected"] += 1
                 real.update(f"detected_{k}" for k in levels if got_real[k])
@@ -197,7 +230,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
            "perfect": {k: share(perfect, k, perfect["n"]) for k in levels},
            "layout_ms": {"mean": round(float(ms.mean()), 2), "p95": round(float(np.percentile(ms, 95)), 2),
                          "max": round(float(ms.max()), 2)} if n else None,
-           "facets": {k: {"n": c["n"], "exact": share(c, "exact", c["n"]), "hand": share(c, "hand", c["n"])}
+           "facets": {k: {"n": c["n"], **{m: share(c, m, c["n"]) for m in ("exact", "shown", "hand")}}
                       for k, c in sorted(facets.items())},
            "errors": worst}
     if reader is not None:

@@ -56,6 +56,8 @@ class RowFrame:
     rows: tuple[tuple[int, ...], ...]  # segment indices of each row, in order along u
     stacked: frozenset[int] = frozenset()  # tiles lying on top of a hidden one (added kong)
     xyxy: np.ndarray | None = None         # the boxes (photo pixels), all detections
+    pitch: np.ndarray | None = None        # per tile: its row's step between touching tiles
+                                           # (centre distance over tile size)
 
 
 def centres(xyxy: np.ndarray) -> np.ndarray:
@@ -226,6 +228,7 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
     steps = [steps_of(ch) for ch in chains]
     overall = float(np.median(along[index] / across[index]))
     sideways = np.full(n, np.nan)
+    pitch = np.full(n, frame_step)
     segments: list[Segment] = []
     rows: list[tuple[int, ...]] = []
     for r, (ch, step) in enumerate(zip(chains, steps)):
@@ -233,6 +236,7 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
         typical = np.full(len(ch), np.median(ratio) if len(ch) >= 3 else overall)
         base = float(np.median(step)) if len(step) >= 4 else frame_step
         base = min(base, 1.15 * frame_step) if len(step) < 8 else base
+        pitch[ch] = base
         for _ in range(2):  # a row may hold standing and lying tiles: compare within segments
             sideways[ch] = ratio / np.maximum(typical, 1e-6) / SIDEWAYS_RATIO
             turned = np.clip((sideways[ch] - 0.8) / 0.35, 0, 1) if solved else np.zeros(len(ch))
@@ -258,4 +262,4 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
                 gap_after=gaps[s] if s < len(gaps) else float("inf")))
         rows.append(tuple(range(first, len(segments))))
     return RowFrame(angle, np.asarray(index), u, v, size, size, solved, sideways,
-                    tuple(segments), tuple(rows), frozenset(stacked), xyxy)
+                    tuple(segments), tuple(rows), frozenset(stacked), xyxy, pitch)

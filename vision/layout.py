@@ -115,10 +115,10 @@ def read_layout(detections) -> TableLayout:
 
 def _direction(r: "grouping.Reading", frame, codes: list[str], xyxy: np.ndarray) -> int:
     """+1 when +u runs from the player's left to right (the player sits on the +v side),
-    else -1. Votes, strongest first: a winning tile set apart lies right of the concealed
-    row; concealed tiles are mostly sorted low to high from left to right; exposed sets in a
-    row of their own lie beyond the concealed row, away from the player; near tiles look
-    bigger (the photographer is most often the winner)."""
+    else -1. Votes, strongest first: concealed tiles are mostly sorted low to high from left
+    to right, and a chow is laid so; a winning tile set apart lies right of the concealed
+    row; exposed sets in a row of their own lie beyond the concealed row, away from the
+    player; near tiles look bigger (the photographer is most often the winner)."""
     vote = 0.0
     conc = sorted(r.concealed, key=lambda t: frame.u[t])
     if r.winning is not None and not r.guessed and conc:
@@ -129,6 +129,10 @@ def _direction(r: "grouping.Reading", frame, codes: list[str], xyxy: np.ndarray)
         up = sum(a < b for a, b in zip(keys, keys[1:]))
         down = sum(a > b for a, b in zip(keys, keys[1:]))
         vote += 2.0 * (up - down) / (len(keys) - 1)
+    for m in r.melds:  # a chow is laid low to high from the player's left
+        if m.kind == "chow":
+            nums = [int(codes[t][0]) for t in sorted(m.tiles, key=lambda t: frame.u[t])]
+            vote += 1.5 * np.sign(nums[-1] - nums[0])
     meld_tiles = [t for m in r.melds for t in m.tiles]
     if meld_tiles and conc:
         dv = (np.median(frame.v[meld_tiles]) - np.median(frame.v[conc])) / np.median(frame.along[conc])

@@ -122,6 +122,6 @@ def test_synthetic_scenes_read_end_to_end():
             continue
         layout = read_layout(truth_detections(truth))
         total += 1
-        right += compare(truth["hand"], layout)["hand"]
+        right += compare(truth, layout)["hand"]
         json.dumps(__import__("dataclasses").asdict(layout))  # the read command's JSON
     assert total >= 5 and right / total >= 0.6
