@@ -17,17 +17,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.rules.mcr import PRESETS, score  # noqa: E402
-from tests.scoring.mcr_oracle import pmgb_pack, pmgb_tile, random_hand  # noqa: E402
+from scoring.rules.mcr import PRESETS, score
+from tests.scoring.mcr_oracle import pmgb_pack, pmgb_tile, random_hand
 
 
 def _inputs(seed: int, count: int):
     rng = random.Random(seed)
     cases = [random_hand(rng) for _ in range(count)]
-    calls = [dict(pack=tuple(pmgb_pack(m) for m in g.hand.melds), hand=tuple(pmgb_tile(t) for t in g.hand.concealed),
-                  winTile=pmgb_tile(g.hand.winning), flowerCount=len(g.hand.bonus), isSelfDrawn=g.ctx.self_drawn,
-                  is4thTile=g.ctx.fourth_tile, isAboutKong=g.ctx.kong, isWallLast=g.ctx.last_tile,
-                  seatWind=g.ctx.seat, prevalentWind=g.ctx.round, verbose=True) for g in cases]
+    calls = [{"pack": tuple(pmgb_pack(m) for m in g.hand.melds), "hand": tuple(pmgb_tile(t) for t in g.hand.concealed),
+              "winTile": pmgb_tile(g.hand.winning), "flowerCount": len(g.hand.bonus),
+              "isSelfDrawn": g.ctx.self_drawn, "is4thTile": g.ctx.fourth_tile, "isAboutKong": g.ctx.kong,
+              "isWallLast": g.ctx.last_tile, "seatWind": g.ctx.seat, "prevalentWind": g.ctx.round, "verbose": True}
+             for g in cases]
     return cases, calls
 
 

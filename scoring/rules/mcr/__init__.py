@@ -64,12 +64,13 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     if best is None:
         return _incomplete(hand, text, flowers)
     table = table_for(options)
-    fans = [FanHit(table.fans[fid].name, table.fans[fid].name_zh, table.fans[fid].points, len(occ), _flatten(occ))
-            for fid, occ in best.fans.items()]
+    # best.fans is in table rank order (points, then number: combine.apply_exclusions); flowers last
+    by_id = table.fans
+    fans = [FanHit(fan.name, fan.name_zh, fan.points, len(occ), _flatten(occ))
+            for fan, occ in ((by_id[fid], occ) for fid, occ in best.fans.items())]
     if flowers:
         fan = BY_ID[FLOWER_TILES]
         fans.append(FanHit(fan.name, fan.name_zh, fan.points, flowers, hand.bonus))
-    fans.sort(key=lambda f: (-f.points, table.rank.get(BY_NAME_ID[f.name], 0)))
     total = best.total + flowers
     valid = best.total >= options.minimum
     reading = best.reading
@@ -87,20 +88,19 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
         payments=mcr_payments(total, ctx) if valid else None, details=details)
 
 
-BY_NAME_ID = {f.name: f.id for f in BY_ID.values()}
-
-
 def _flatten(occurrences: list) -> tuple[str, ...]:
     """The notation of every set or tile of a fan's occurrences, each set once (two equal
     chows are two sets; a set reused by a repeated fan is named once)."""
+    if len(occurrences) == 1:
+        return tuple(item if item.__class__ is str else _name(item) for item in occurrences[0])
     seen: set = set()
     out: list[str] = []
     for occ in occurrences:
         for item in occ:
-            key = item if isinstance(item, str) else id(item)
+            key = item if item.__class__ is str else id(item)
             if key not in seen:
                 seen.add(key)
-                out.append(item if isinstance(item, str) else _name(item))
+                out.append(item if item.__class__ is str else _name(item))
     return tuple(out)
 
 

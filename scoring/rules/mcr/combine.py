@@ -149,11 +149,13 @@ def single_pung_fans(table: Table, key) -> tuple[int, ...]:
     return tuple(f.id for f in table.scope("pung") if f.detect(key))
 
 
-def apply_exclusions(table: Table, hits: dict[int, list]) -> dict[int, list]:
-    """Principle 1 on {fan id: [sets of each occurrence]}: returns the surviving fans."""
+def apply_exclusions(table: Table, hits: dict[int, list]) -> tuple[dict[int, list], int]:
+    """Principle 1 on {fan id: [sets of each occurrence]}: the surviving fans and their points."""
     out: dict[int, list] = {}
     excluded: set[int] = set()
     absorbed_sets: dict[int, list] = {}
+    total = 0
+    fans = table.fans
     for fid in sorted(hits, key=table.rank.__getitem__):
         if fid in excluded:
             continue
@@ -162,13 +164,14 @@ def apply_exclusions(table: Table, hits: dict[int, list]) -> dict[int, list]:
             occurrences = _absorb(occurrences, absorbed_sets[fid])
             if not occurrences:
                 continue
-        fan = table.fans[fid]
+        fan = fans[fid]
         out[fid] = occurrences
+        total += fan.points * len(occurrences)
         excluded |= fan.excludes
         for target, limit in fan.absorbs:
             for sets in occurrences:
                 absorbed_sets.setdefault(target, []).append((set(sets), limit))
-    return out
+    return out, total
 
 
 def _absorb(occurrences: list, absorbers: list) -> list:
@@ -185,34 +188,33 @@ def _absorb(occurrences: list, absorbers: list) -> list:
     return left
 
 
-WAIT_PRIORITY = {77: 3, 78: 2, 79: 1}
 PREFERRED = (23, 32)  # Pure Triple Chow, Triple Pung (rank_key c)
 
 
-def rank_key(total: int, standard: bool, fans: dict[int, list], order: tuple, seven_pairs_tie: bool):
+def rank_key(total: int, standard: bool, fans: dict[int, list], reading, seven_pairs_tie: bool):
     """High-versus-Low ranking (module docstring, principle 4): larger is better."""
-    preferred = any(f in fans for f in PREFERRED)
-    take_last = preferred or seven_pairs_tie
-    wait = max((WAIT_PRIORITY.get(f, 0) for f in fans), default=0)
-    return (total, standard, preferred, _Order(order, take_last), wait)
+    preferred = 23 in fans or 32 in fans
+    wait = 3 if 77 in fans else 2 if 78 in fans else 1 if 79 in fans else 0
+    return (total, standard, preferred, _Order(reading, preferred or seven_pairs_tie), wait)
 
 
 class _Order:
-    """Compares division orders: earlier wins, unless the reading is one to take last."""
-    __slots__ = ("order", "last")
+    """Compares division orders: earlier wins, unless the reading is one to take last.
+    The order is computed only when two readings tie on everything before it."""
+    __slots__ = ("last", "reading")
 
-    def __init__(self, order: tuple, last: bool) -> None:
-        self.order, self.last = order, last
+    def __init__(self, reading, last: bool) -> None:
+        self.reading, self.last = reading, last
 
-    def __lt__(self, other: "_Order") -> bool:
+    def __lt__(self, other: _Order) -> bool:
         if self.last:
-            return self.order < other.order
-        return self.order > other.order
+            return self.reading.order < other.reading.order
+        return self.reading.order > other.reading.order
 
     def __eq__(self, other) -> bool:
-        return self.order == other.order
+        return self.reading.order == other.reading.order
 
-    def __gt__(self, other: "_Order") -> bool:
+    def __gt__(self, other: _Order) -> bool:
         return other < self
 
 

@@ -13,10 +13,15 @@ from functools import lru_cache
 from ...decompose import Decomposition, Shape, decompositions
 from ...hand import Hand, WinContext
 from ...tiles import PLAYING, format_tiles
-from .combine import apply_exclusions, chow_combinations, pung_combinations, rank_key, single_pung_fans
+from .combine import (
+    apply_exclusions,
+    chow_combinations,
+    pung_combinations,
+    rank_key,
+    single_pung_fans,
+)
 from .fans import CHICKEN_HAND, Table, table_for
 from .view import HandFacts, Reading
-
 
 _WITH_SETS = (Shape.STANDARD, Shape.KNITTED_STRAIGHT)
 
@@ -52,6 +57,10 @@ def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
     kinds_text = (_kinds_text(facts.kinds),)
     for fid in _tile_fans(table, facts.kinds):
         hits[fid] = [kinds_text]
+    if _situation_fans(table, facts.situation):
+        winning = [(facts.hand.winning,)]
+        for fid in _situation_fans(table, facts.situation):
+            hits[fid] = winning
     for fan in table.scope("hand"):
         found = fan.detect(facts)
         if found:
@@ -59,23 +68,40 @@ def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
     return hits
 
 
+@lru_cache(maxsize=1024)
+def _situation_fans(table: Table, situation) -> tuple[int, ...]:
+    return tuple(f.id for f in table.scope("situation") if f.detect(situation))
+
+
 def reading_fans(facts: HandFacts, reading: Reading, table: Table, base: dict[int, list]) -> dict[int, list]:
     hits = dict(base)
-    for scope in ("reading", "sets" if reading.shape in _WITH_SETS else "shape"):
-        for fan in table.scope(scope):
-            found = fan.detect(facts, reading)
-            if found:
-                hits[fan.id] = found
-    if reading.shape not in _WITH_SETS:
+    with_sets = reading.shape in _WITH_SETS
+    has_kong = bool(reading.melded_kongs or reading.concealed_kongs)
+    for fid, detect in _detectors(table, with_sets, bool(reading.pungs), has_kong):
+        found = detect(facts, reading)
+        if found:
+            hits[fid] = found
+    if not with_sets:
         return hits
-    pair = reading.pair_key if len(reading.chows) == 4 else None
-    _add_combinations(hits, reading.chows, chow_combinations(table, tuple(k for k, _ in reading.chows), pair),
-                      _pair_fans(table), reading.pair)
-    _add_combinations(hits, reading.pungs, pung_combinations(table, tuple(k for k, _ in reading.pungs)))
-    for key, s in reading.pungs:
+    chows, pungs = reading.chows, reading.pungs
+    if len(chows) >= 2:
+        pair = reading.pair_key if len(chows) == 4 else None
+        _add_combinations(hits, chows, chow_combinations(table, tuple(k for k, _ in chows), pair),
+                          _pair_fans(table), reading.pair)
+    if len(pungs) >= 2:
+        _add_combinations(hits, pungs, pung_combinations(table, tuple(k for k, _ in pungs)))
+    for key, s in pungs:
         for fid in single_pung_fans(table, key):
             hits.setdefault(fid, []).append((s,))
     return hits
+
+
+@lru_cache(maxsize=256)
+def _detectors(table: Table, with_sets: bool, has_pung: bool, has_kong: bool) -> tuple:
+    """(fan id, predicate) of the reading-level fans that can hold for such a reading."""
+    scopes = ("reading", "sets") if with_sets else ("reading", "shape")
+    return tuple((f.id, f.detect) for scope in scopes for f in table.scope(scope)
+                 if (f.needs != "pung" or has_pung) and (f.needs != "kong" or has_kong))
 
 
 @lru_cache(maxsize=32)
@@ -103,11 +129,11 @@ def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, H
     best, best_key = None, None
     for d in decs:
         reading = Reading(d, facts)
-        fans = apply_exclusions(table, reading_fans(facts, reading, table, base))
+        fans, total = apply_exclusions(table, reading_fans(facts, reading, table, base))
         if not fans:
             fans = {CHICKEN_HAND: [reading.sets or (format_tiles(hand.closed),)]}
-        total = sum(table.fans[f].points * len(occ) for f, occ in fans.items())
-        key = rank_key(total, d.shape is not Shape.SEVEN_PAIRS, fans, reading.order,
+            total = table.fans[CHICKEN_HAND].points
+        key = rank_key(total, d.shape is not Shape.SEVEN_PAIRS, fans, reading,
                        seven_pairs and d.shape is Shape.STANDARD)
         if best_key is None or key > best_key:
             best, best_key = Evaluation(reading, fans, total), key

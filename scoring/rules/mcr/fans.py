@@ -6,11 +6,14 @@ per-set form of Non-Repeat: this fan's sets do not also score the listed generic
 fan; a number limits how many occurrences it absorbs), `scope` (what the predicate reads,
 see below) and the predicate.
 
-Scopes: `tiles` (mask of the kinds present → bool), `hand` (HandFacts → occurrences), and
+Scopes: `tiles` (mask of the kinds present → bool), `situation` (how it was won → bool),
+`hand` (HandFacts → occurrences), and
 (HandFacts, Reading → occurrences) for `sets` (readings with sets: standard, knitted
 straight), `shape` (seven pairs, thirteen orphans, honours-and-knitted) or `reading` (any);
 `chows2/3/4`, `chows4pair`, `pungs2/3/4`, `pung` (set keys → bool, combined by combine.py
-under principles 3 and 5); `post` (Chicken Hand and Flower Tiles, added last).
+under principles 3 and 5); `post` (Chicken Hand and Flower Tiles, added last). `needs`
+(NEEDS_PUNG, NEEDS_KONG) lets the scorer skip predicates that cannot hold for a reading
+without pungs or kongs; it is a speed hint, never a rule.
 
 Exclusions are applied in table rank order (points, then number), and only by fans that
 survive, so "A excludes B, B excludes C" does not remove C unless A lists it too: every
@@ -20,9 +23,9 @@ and `mixed_kongs_points` change points, `fully_concealed_with_special_hands=fals
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Callable
 
 from . import predicates_hand as H
 from . import predicates_sets as S
@@ -40,10 +43,16 @@ class Fan:
     excludes: frozenset[int] = frozenset()
     absorbs: tuple[tuple[int, int | None], ...] = ()
     pmgb_name: str = ""  # PyMahjongGB's English spelling, when it differs
+    needs: str = ""      # "pung" / "kong": the reading must hold one, else the predicate is skipped
+
+
+NEEDS_PUNG = {9, 10, 12, 21, 33, 49, 60, 61, 66}
+NEEDS_KONG = {5, 17, 48, 57, 67, 74, 82}
 
 
 def _row(id_, name, zh, points, scope, detect, excludes=(), absorbs=(), pmgb=""):
-    return Fan(id_, name, zh, points, scope, detect, frozenset(excludes), tuple(absorbs), pmgb or name)
+    needs = "pung" if id_ in NEEDS_PUNG else "kong" if id_ in NEEDS_KONG else ""
+    return Fan(id_, name, zh, points, scope, detect, frozenset(excludes), tuple(absorbs), pmgb or name, needs)
 
 
 PUNG_OF_TERMINALS = 73
@@ -101,25 +110,25 @@ FANS: tuple[Fan, ...] = (
     _row(41, "Mixed Triple Chow", "三色三同顺", 8, "chows3", S.mixed_triple_chow),
     _row(42, "Mixed Shifted Pungs", "三色三节高", 8, "pungs3", S.mixed_shifted_pungs),
     _row(43, "Chicken Hand", "无番和", 8, "post", None),
-    _row(44, "Last Tile Draw", "妙手回春", 8, "hand", H.last_tile_draw, (80,)),
-    _row(45, "Last Tile Claim", "海底捞月", 8, "hand", H.last_tile_claim),
-    _row(46, "Out with Replacement Tile", "杠上开花", 8, "hand", H.out_with_replacement_tile, (80,)),
-    _row(47, "Robbing the Kong", "抢杠和", 8, "hand", H.robbing_the_kong, (58,), pmgb="Robbing The Kong"),
+    _row(44, "Last Tile Draw", "妙手回春", 8, "situation", H.last_tile_draw, (80,)),
+    _row(45, "Last Tile Claim", "海底捞月", 8, "situation", H.last_tile_claim),
+    _row(46, "Out with Replacement Tile", "杠上开花", 8, "situation", H.out_with_replacement_tile, (80,)),
+    _row(47, "Robbing the Kong", "抢杠和", 8, "situation", H.robbing_the_kong, (58,), pmgb="Robbing The Kong"),
     _row(48, "Two Concealed Kongs", "双暗杠", 8, "sets", H.two_concealed_kongs, (66, 67)),
     _row(49, "All Pungs", "碰碰和", 6, "sets", H.all_pungs),
     _row(50, "Half Flush", "混一色", 6, "tiles", T.half_flush, (75,)),
     _row(51, "Mixed Shifted Chows", "三色三步高", 6, "chows3", S.mixed_shifted_chows),
     _row(52, "All Types", "五门齐", 6, "tiles", T.all_types),
-    _row(53, "Melded Hand", "全求人", 6, "hand", H.melded_hand, (79,)),
+    _row(53, "Melded Hand", "全求人", 6, "situation", H.melded_hand, (79,)),
     _row(54, "Two Dragon Pungs", "双箭刻", 6, "pungs2", S.two_dragon_pungs, (59,), pmgb="Two Dragons Pungs"),
     _row(55, "Outside Hand", "全带幺", 4, "sets", H.outside_hand),
-    _row(56, "Fully Concealed Hand", "不求人", 4, "hand", H.fully_concealed_hand, (62, 80)),
+    _row(56, "Fully Concealed Hand", "不求人", 4, "situation", H.fully_concealed_hand, (62, 80)),
     _row(57, "Two Melded Kongs", "双明杠", 4, "sets", H.two_melded_kongs, (67, 74)),
-    _row(58, "Last Tile", "和绝张", 4, "hand", H.last_tile),
+    _row(58, "Last Tile", "和绝张", 4, "situation", H.last_tile),
     _row(59, "Dragon Pung", "箭刻", 2, "pung", S.dragon_pung),
     _row(60, "Prevalent Wind", "圈风刻", 2, "sets", H.prevalent_wind, (), ((73, None),)),
     _row(61, "Seat Wind", "门风刻", 2, "sets", H.seat_wind, (), ((73, None),)),
-    _row(62, "Concealed Hand", "门前清", 2, "hand", H.concealed_hand),
+    _row(62, "Concealed Hand", "门前清", 2, "situation", H.concealed_hand),
     _row(63, "All Chows", "平和", 2, "sets", H.all_chows, (76,)),
     _row(64, "Tile Hog", "四归一", 2, "hand", H.tile_hog),
     _row(65, "Double Pung", "双同刻", 2, "pungs2", S.double_pung),
@@ -137,7 +146,7 @@ FANS: tuple[Fan, ...] = (
     _row(77, "Edge Wait", "边张", 1, "sets", H.edge_wait, (78, 79)),
     _row(78, "Closed Wait", "坎张", 1, "sets", H.closed_wait, (77, 79)),
     _row(79, "Single Wait", "单钓将", 1, "sets", H.single_wait, (77, 78)),
-    _row(80, "Self-Drawn", "自摸", 1, "hand", H.self_drawn),
+    _row(80, "Self-Drawn", "自摸", 1, "situation", H.self_drawn),
     _row(81, "Flower Tiles", "花牌", 1, "post", None),
     _row(MIXED_KONGS, "Concealed Kong and Melded Kong", "明暗杠", 5, "sets", H.concealed_kong_and_melded_kong,
          (67, 74)),

@@ -1,10 +1,11 @@
 """Fans that look at the whole hand, one reading of it, or the way it was won.
 
-Each predicate returns the occurrences of its fan: a list with one tuple per occurrence of
-the sets (TileSet) or tiles (str) that made it; empty = the fan does not apply. Sets are
-turned into notation only for the reading that is kept. Signatures:
-* hand scope   `(facts) -> list`            the same for every reading of the hand;
-* reading scope `(facts, reading) -> list`  depends on the sets of one decomposition.
+Hand and reading predicates return the occurrences of their fan: a list with one tuple per
+occurrence of the sets (TileSet) or tiles (str) that made it; empty = the fan does not
+apply. Sets are turned into notation only for the reading that is kept. Signatures:
+* situation scope `(Situation) -> bool`      how the hand was won; hit names the winning tile;
+* hand scope      `(facts) -> list`          the same for every reading of the hand;
+* reading scopes  `(facts, reading) -> list` depends on the sets of one decomposition.
 Exclusions between fans are data (fans.py), so a predicate only says whether its own
 definition (rules.md §1.4) holds.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from ...decompose import SetKind, Shape
 from ...tiles import PLAYING, format_tiles
 from .predicates_sets import DRAGON_RANKS, HONOUR_SUIT, WIND_RANKS
-from .view import EVEN_PUNG, FIVE, OUTSIDE, HandFacts, Reading
+from .view import EVEN_PUNG, FIVE, OUTSIDE, HandFacts, Reading, Situation
 
 NONE: list = []
 
@@ -26,50 +27,50 @@ def _tiles_text(facts: HandFacts) -> tuple[str, ...]:
     return (format_tiles(PLAYING[i] for i in range(34) if facts.kinds >> i & 1),)
 
 
-# --- how the hand was won (hand scope) -----------------------------------------------------
+# --- how the hand was won (situation scope: Situation -> bool) ---------------------------------
 
-def _winning(facts: HandFacts) -> list:
-    return [(facts.hand.winning,)]
-
-
-def last_tile_draw(facts: HandFacts) -> list:
-    return _winning(facts) if facts.self_drawn and facts.ctx.last_tile else NONE
+def last_tile_draw(w: Situation) -> bool:
+    return w.self_drawn and w.last_tile
 
 
-def last_tile_claim(facts: HandFacts) -> list:
-    return _winning(facts) if not facts.self_drawn and facts.ctx.last_tile else NONE
+def last_tile_claim(w: Situation) -> bool:
+    return not w.self_drawn and w.last_tile
 
 
-def out_with_replacement_tile(facts: HandFacts) -> list:
-    return _winning(facts) if facts.self_drawn and facts.kong else NONE
+def out_with_replacement_tile(w: Situation) -> bool:
+    return w.self_drawn and w.kong
 
 
-def robbing_the_kong(facts: HandFacts) -> list:
-    return _winning(facts) if not facts.self_drawn and facts.kong else NONE
+def robbing_the_kong(w: Situation) -> bool:
+    return not w.self_drawn and w.kong
 
 
-def last_tile(facts: HandFacts) -> list:
-    return _winning(facts) if facts.fourth_tile else NONE
+def last_tile(w: Situation) -> bool:
+    return w.fourth_tile
 
 
-def self_drawn(facts: HandFacts) -> list:
-    return _winning(facts) if facts.self_drawn else NONE
+def self_drawn(w: Situation) -> bool:
+    return w.self_drawn
 
 
-def fully_concealed_hand(facts: HandFacts) -> list:
-    return _winning(facts) if facts.n_melded == 0 and facts.self_drawn else NONE
+def fully_concealed_hand(w: Situation) -> bool:
+    return w.n_melded == 0 and w.self_drawn
 
 
-def concealed_hand(facts: HandFacts) -> list:
-    return _winning(facts) if facts.n_melded == 0 and not facts.self_drawn else NONE
+def concealed_hand(w: Situation) -> bool:
+    return w.n_melded == 0 and not w.self_drawn
 
 
-def melded_hand(facts: HandFacts) -> list:
-    return _winning(facts) if facts.n_melded == 4 and not facts.self_drawn else NONE
+def melded_hand(w: Situation) -> bool:
+    return w.n_melded == 4 and not w.self_drawn
 
+
+# --- the whole hand (hand scope) ---------------------------------------------------------------
 
 def tile_hog(facts: HandFacts) -> list:
     """Each tile kind whose four copies are all used, not as a kong."""
+    if 4 not in facts.counts:
+        return NONE
     kongs = {m.tile for m in facts.hand.melds if m.kind.is_kong}
     return [(PLAYING[i],) for i, n in enumerate(facts.counts) if n == 4 and PLAYING[i] not in kongs]
 
@@ -100,7 +101,7 @@ def thirteen_orphans(facts: HandFacts, r: Reading) -> list:
 
 
 def _honours_in(facts: HandFacts) -> int:
-    return bin(facts.kinds >> 27).count("1")
+    return (facts.kinds >> 27).bit_count()
 
 
 def greater_honours_and_knitted_tiles(facts: HandFacts, r: Reading) -> list:
@@ -284,7 +285,7 @@ def _wait_position(facts: HandFacts, r: Reading) -> str | None:
             position = "closed"
         elif (start == "1" and at == 2) or (start == "7" and at == 0):
             position = "edge"
-    if position is not None and facts.waits == (win,):  # waits are costly: asked last
+    if position is not None and facts.unique_wait:  # waits are costly: asked last
         r.wait = position
     return r.wait
 

@@ -15,7 +15,7 @@ def mask(indices) -> int:
     return out
 
 
-M, P, S = mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27))
+M, P, S = mask(range(9)), mask(range(9, 18)), mask(range(18, 27))
 SUITED = M | P | S
 WINDS = mask(range(27, 31))
 DRAGONS = mask(range(31, 34))

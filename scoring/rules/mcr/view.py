@@ -13,10 +13,10 @@ Flags dropped this way are reported in the result's details, never raised as err
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
-from ...decompose import KNITTED_STRAIGHTS, Decomposition, SetKind, Shape, TileSet, waits
+from ...decompose import KNITTED_STRAIGHTS, Decomposition, SetKind, Shape, TileSet
 from ...hand import Hand, WinContext
 from ...tiles import INDEX, PLAYING
 
@@ -33,34 +33,51 @@ def tile_key(index: int) -> tuple[int, int]:
     return _SUIT_ORDER[index], index % 9 + 1
 
 
-@dataclass
-class HandFacts:
-    hand: Hand
-    ctx: WinContext
-    options: object
-    counts: list[int] = field(init=False)
-    kinds: int = field(init=False)  # bit mask of the tile kinds present (predicates_tiles)
-    win: int = field(init=False)
-    fourth_tile: bool = field(init=False)
-    kong: bool = field(init=False)
-    ignored_flags: list[str] = field(init=False)
-    n_melded: int = field(init=False)  # declared sets other than concealed kongs
+class Situation(NamedTuple):
+    """How the hand was won, after the flags are settled: all the situational fans read."""
+    self_drawn: bool
+    last_tile: bool    # last tile of the wall (self-drawn) or last discard
+    kong: bool         # replacement tile after a kong (self-drawn) or robbing a kong
+    fourth_tile: bool  # Last Tile: the other three copies were visible
+    n_melded: int      # declared sets other than concealed kongs
 
-    def __post_init__(self) -> None:
-        hand, ctx = self.hand, self.ctx
-        self.counts = hand.counts()
+
+class HandFacts:
+    """Everything about the hand that does not depend on how it is split into sets."""
+    __slots__ = (
+        "_unique_wait",
+        "closed",
+        "counts",
+        "ctx",
+        "hand",
+        "ignored_flags",
+        "kinds",
+        "options",
+        "situation",
+        "win",
+    )
+
+    def __init__(self, hand: Hand, ctx: WinContext, options) -> None:
+        self.hand, self.ctx, self.options = hand, ctx, options
+        counts = [0] * 34
+        for t in hand.closed:
+            counts[INDEX[t]] += 1
+        self.closed = list(counts)  # the concealed tiles and the winning tile
+        win = self.win = INDEX[hand.winning]
+        in_closed = counts[win]
+        for m in hand.melds:
+            for t in m.tiles:
+                counts[INDEX[t]] += 1
+        self.counts = counts
         kinds = 0
-        for i, n in enumerate(self.counts):
+        for i, n in enumerate(counts):
             if n:
                 kinds |= 1 << i
-        self.kinds = kinds
-        self.win = INDEX[hand.winning]
-        self.n_melded = sum(1 for m in hand.melds if not m.concealed)
-        in_closed = sum(1 for t in hand.closed if t == hand.winning)
-        in_melds = self.counts[self.win] - in_closed
+        self.kinds = kinds  # bit mask of the tile kinds present (predicates_tiles)
+        in_melds = counts[win] - in_closed
         self.ignored_flags = []
         fourth = ctx.fourth_tile
-        if in_melds == 3 and getattr(self.options, "last_tile_auto_from_melds", True):
+        if in_melds == 3 and options.last_tile_auto_from_melds:
             fourth = True
         if fourth and in_closed != 1:
             fourth = False
@@ -72,22 +89,45 @@ class HandFacts:
         if kong and not ctx.self_drawn and (in_melds or in_closed != 1):
             kong = False
             self.ignored_flags.append("kong: the winner holds a copy of the tile, so it cannot be a robbed kong")
-        self.fourth_tile = fourth
-        self.kong = kong
+        n_melded = sum(1 for m in hand.melds if not m.concealed)
+        self.situation = Situation(ctx.self_drawn, ctx.last_tile, kong, fourth, n_melded)
+        self._unique_wait = None
 
     @property
     def self_drawn(self) -> bool:
         return self.ctx.self_drawn
 
-    @cached_property
-    def waits(self) -> tuple[str, ...]:
-        return _waits_of(self.hand, self.options.waits_count_exhausted_tiles)
+    @property
+    def unique_wait(self) -> bool:
+        """Did the 13-tile hand wait on the winning tile's kind only (rules.md §1.2)?"""
+        if self._unique_wait is None:
+            self._unique_wait = _waits_only_on(self)
+        return self._unique_wait
 
 
-def _waits_of(hand: Hand, count_exhausted: bool) -> tuple[str, ...]:
-    """decompose.waits computed suit by suit: the standard shape from per-suit split tables
-    cached on each suit's nine counts, the special shapes directly. Equal to decompose.waits
-    (tests/scoring/test_mcr_properties.py checks it), and much faster."""
+def _waits_only_on(facts: HandFacts) -> bool:
+    """decompose.waits(hand) == (winning,), computed suit by suit: the standard shape from
+    per-suit split tables cached on each suit's nine counts, the special shapes directly,
+    stopping at the first other wait. (tests/scoring/test_mcr_properties.py checks
+    `waits_of` against decompose.waits.)"""
+    closed = list(facts.closed)
+    closed[facts.win] -= 1
+    held = facts.counts
+    win = facts.win
+    ignore_exhausted = not facts.options.waits_count_exhausted_tiles
+    # held counts the winning tile too: a kind is exhausted by the 13 tiles when held - (i == win) >= 4
+    found = set(_standard_waits(closed))
+    if any(i != win and not (ignore_exhausted and held[i] >= 4) for i in found):
+        return False
+    if len(facts.hand.melds) <= 1:
+        found |= _special_waits(closed, len(facts.hand.melds))
+    if ignore_exhausted:
+        found = {i for i in found if held[i] - (i == win) < 4}
+    return found == {win}
+
+
+def waits_of(hand: Hand, count_exhausted: bool) -> tuple[str, ...]:
+    """decompose.waits, computed suit by suit (the fast path above, all waits)."""
     closed = [0] * 34
     for t in hand.concealed:
         closed[INDEX[t]] += 1
@@ -124,34 +164,41 @@ def _special_waits(closed: list[int], n_melds: int) -> set[int]:
     """Tiles that complete seven pairs, thirteen orphans, honours-and-knitted (no melds) or
     a knitted straight + set + pair (at most one meld), as decompose.py defines them."""
     out: set[int] = set()
-    present = {i for i, n in enumerate(closed) if n}
+    present = 0
+    for i, n in enumerate(closed):
+        if n:
+            present |= 1 << i
     if n_melds == 0:
-        odd = [i for i in present if closed[i] % 2]
+        odd = [i for i, n in enumerate(closed) if n % 2]
         if len(odd) == 1:
             out.add(odd[0])
-        if present <= _ORPHANS:
-            if len(present) == 13:
+        if not present & ~_ORPHAN_MASK:
+            kinds = present.bit_count()
+            if kinds == 13:
                 out |= _ORPHANS
-            elif len(present) == 12:
-                out |= _ORPHANS - present
+            elif kinds == 12:
+                out |= _bits(_ORPHAN_MASK & ~present)
         if max(closed) == 1:
-            suited = {i for i in present if i < 27}
-            for pattern in KNITTED_STRAIGHTS:
-                if suited <= set(pattern):
-                    out |= (set(pattern) | _HONOUR_SET) - present
-    for pattern in KNITTED_STRAIGHTS:
-        missing = [i for i in pattern if not closed[i]]
-        if len(missing) > 1:
+            for pattern in _KNITTED_MASKS:
+                if not present & ~(pattern | _HONOUR_MASK):
+                    out |= _bits((pattern | _HONOUR_MASK) & ~present)
+    for pattern, indices in zip(_KNITTED_MASKS, KNITTED_STRAIGHTS):
+        missing = pattern & ~present
+        if missing & (missing - 1):  # two or more knitted tiles missing
             continue
         rest = list(closed)
-        for i in pattern:
-            if closed[i]:
+        for i in indices:
+            if rest[i]:
                 rest[i] -= 1
         if not missing:
             out.update(_standard_waits(rest))
         elif _is_standard(rest):
-            out.add(missing[0])
+            out.add(missing.bit_length() - 1)
     return out
+
+
+def _bits(mask: int) -> set[int]:
+    return {i for i in range(34) if mask >> i & 1}
 
 
 def _is_standard(counts: list[int]) -> bool:
@@ -171,7 +218,7 @@ def _one_pair_elsewhere(others) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _part_growth(chunk: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
     """(tile, status of the part with that tile added) for each tile that can join a set."""
     out = []
@@ -192,7 +239,7 @@ def _near(chunk, i: int, honours: bool) -> bool:
     return any(chunk[j] for j in range(max(0, i - 2), min(9, i + 3)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _part_status(chunk: tuple[int, ...], honours: bool) -> int:
     """Bit 1: the tiles split into sets; bit 2: into sets and exactly one pair; 0: neither."""
     return (1 if _splits(list(chunk), honours, False) else 0) | (2 if _splits(list(chunk), honours, True) else 0)
@@ -223,14 +270,30 @@ def _splits(c: list[int], honours: bool, pair: bool) -> bool:
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26) + tuple(range(27, 34)))
-_HONOUR_SET = frozenset(range(27, 34))
+_ORPHAN_MASK = sum(1 << i for i in _ORPHANS)
+_HONOUR_MASK = sum(1 << i for i in range(27, 34))
+_KNITTED_MASKS = tuple(sum(1 << i for i in pattern) for pattern in KNITTED_STRAIGHTS)
 
 
 class Reading:
     """One decomposition with the winning tile placed in `win_set`, split the way the
     predicates need it. Chow and pung lists hold `(key, TileSet)` sorted by key."""
-    __slots__ = ("shape", "sets", "win_set", "chows", "pungs", "pair", "pair_key", "knitted",
-                 "concealed_pungs", "melded_kongs", "concealed_kongs", "order", "wait", "traits")
+    __slots__ = (
+        "_order",
+        "chows",
+        "concealed_kongs",
+        "concealed_pungs",
+        "knitted",
+        "melded_kongs",
+        "pair",
+        "pair_key",
+        "pungs",
+        "sets",
+        "shape",
+        "traits",
+        "wait",
+        "win_set",
+    )
 
     def __init__(self, d: Decomposition, facts: HandFacts) -> None:
         self.shape = d.shape
@@ -242,37 +305,46 @@ class Reading:
         traits = ALL_TRAITS
         for i, s in enumerate(d.sets):
             kind = s.kind
-            traits &= set_traits(kind, s.tiles)
+            key, set_trait = set_info(kind, s.tiles)
+            traits &= set_trait
             if kind is SetKind.CHOW:
-                chows.append((tile_key(INDEX[s.tiles[0]]), s))
+                chows.append((key, s))
             elif kind is SetKind.PUNG or kind is SetKind.KONG:
-                pungs.append((tile_key(INDEX[s.tiles[0]]), s))
+                pungs.append((key, s))
                 if kind is SetKind.KONG:
                     if s.concealed:
                         concealed_kongs += 1
                     else:
                         melded_kongs += 1
                 # a pung completed by a discarded winning tile is exposed (rules.md §1.2)
-                elif s.meld is None and not (i == d.win_set and not facts.self_drawn):
+                elif s.meld is None and not (i == d.win_set and not facts.ctx.self_drawn):
                     concealed_pungs += 1
             elif kind is SetKind.PAIR:
                 self.pair = s
-                self.pair_key = tile_key(INDEX[s.tiles[0]])
+                self.pair_key = key
             elif kind is SetKind.KNITTED:
                 self.knitted = s
-        chows.sort(key=_first)
-        pungs.sort(key=_first)
+        if len(chows) > 1:
+            chows.sort(key=_first)
+        if len(pungs) > 1:
+            pungs.sort(key=_first)
         self.chows, self.pungs = chows, pungs
         self.concealed_pungs = concealed_pungs
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
         self.wait = False  # not yet known; predicates_hand._wait_position fills it
         self.traits = traits
-        # PyMahjongGB's enumeration order of divisions: the concealed sets (not the pair) as
-        # (tile code, pung before chow), sorted; used only to break exact ties (combine.py)
-        self.order = tuple(sorted(
-            (tile_key(INDEX[s.tiles[0]]), 0 if s.kind is SetKind.PUNG else 1)
-            for s in d.sets if s.meld is None and s.kind in (SetKind.PUNG, SetKind.CHOW)))
+        self._order = None
+
+    @property
+    def order(self) -> tuple:
+        """PyMahjongGB's enumeration order of divisions: the concealed sets (not the pair) as
+        (tile, pung before chow), sorted. Only used to break exact ties (combine.py)."""
+        if self._order is None:
+            self._order = tuple(sorted((k, 0 if s.kind is SetKind.PUNG else 1)
+                                       for k, s in self.chows + self.pungs
+                                       if s.meld is None and s.kind is not SetKind.KONG))
+        return self._order
 
     @property
     def win_tileset(self) -> TileSet | None:
@@ -288,6 +360,11 @@ ALL_TRAITS = OUTSIDE | FIVE | EVEN_PUNG
 
 
 @lru_cache(maxsize=4096)
+def set_info(kind: SetKind, tiles: tuple[str, ...]) -> tuple[tuple[int, int], int]:
+    """(key of the set's first tile, traits) of a set."""
+    return tile_key(INDEX[tiles[0]]), set_traits(kind, tiles)
+
+
 def set_traits(kind: SetKind, tiles: tuple[str, ...]) -> int:
     """What a set contributes to Outside Hand, All Fives and All Even Pungs (each needs the
     trait in every set of a standard reading)."""
