@@ -1,23 +1,26 @@
 """Which flower and season tiles in a photo are the winner's bonus tiles.
 
-A player sets bonus tiles aside near the hand, in a row of their own and turned like the
+A player sets bonus tiles aside near the hand, in line with its rows and turned like the
 hand; other players' bonus tiles lie elsewhere, at their seats. Bonus tiles that touch
 each other form a group; a group is the hand's when a score adds up in its favour: being
-near the hand (box-to-box distance in tile sizes), looking like the nearest hand tiles
-(box aspect and size, which a tile turned another way or lying elsewhere does not share),
-and being more than one tile. The weights were set on development scenes (datasets/
-evaluate_layout.py) and are kept plain on purpose.
+near the hand (box-to-box distance in tile sizes), in line with one of its rows (distance
+across the rows to the nearest hand tile), beyond the end of the hand, looking like the
+nearest hand tiles (box aspect and size, which a tile turned another way does not share),
+and being more than one tile. The weights are a logistic fit on development scenes
+(datasets/evaluate_layout.py, two seeds, each checked on the other) rounded to plain values.
 """
 from __future__ import annotations
 
 import numpy as np
 
 LINK = 1.2          # bonus tiles closer than this (in tile sizes) are one group
-BASE = 3.5
-PER_DISTANCE = 0.8  # per tile size of distance from the hand
-PER_ASPECT = 4.0    # per unit of |log aspect| difference from the nearest hand tiles
-PER_SIZE = 4.0      # per unit of |log size| difference
-GROUP = 3.0         # two or more tiles set aside together
+BASE = 3.6
+PER_DISTANCE = 0.5  # per tile size of distance from the hand
+PER_ASPECT = 0.4    # per unit of |log aspect| difference from the nearest hand tiles
+PER_SIZE = 0.2      # per unit of |log size| difference
+GROUP = 1.3         # two or more tiles set aside together
+PER_OFF_LINE = 1.55  # per tile size across the rows from the nearest hand tile (up to 3)
+BEYOND = 1.15       # past the end of the hand along its rows
 
 
 def _gaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -40,8 +43,10 @@ def _groups(near: np.ndarray) -> list[np.ndarray]:
     return [np.flatnonzero(label == k) for k in np.unique(label)]
 
 
-def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int]) -> tuple[list[int], dict[int, float]]:
-    """Indices of the hand's bonus tiles and a score per bonus tile (>0: kept)."""
+def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: float = 0.0
+                ) -> tuple[list[int], dict[int, float]]:
+    """Indices of the hand's bonus tiles and a score per bonus tile (>0: kept); `angle` is
+    the direction of the hand's rows in the photo (radians)."""
     candidates = [i for i, c in enumerate(codes) if c[1] == "f"]
     if not candidates or not hand:
         return [], {}
@@ -56,10 +61,19 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int]) -> tuple[li
     nearest = np.argsort(to_hand, axis=1)[:, :3]
     aspect = np.abs(faspect - np.median(haspect[nearest], axis=1))
     size = np.abs(np.log(fsize / np.median(hsize[nearest], axis=1)))
+    along = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-np.sin(angle), np.cos(angle)])
+    hc, fc = (hb[:, :2] + hb[:, 2:]) / 2, (fb[:, :2] + fb[:, 2:]) / 2
+    mid = hc.mean(axis=0)
+    hu, hv = (hc - mid) @ along, (hc - mid) @ across
+    fu, fv = (fc - mid) @ along, (fc - mid) @ across
     kept, scores = [], {}
     for group in _groups(_gaps(fb, fb) / unit < LINK):
+        off_line = min(3.0, float(np.abs(fv[group][:, None] - hv[None, :]).min()) / unit)
+        beyond = float(np.abs(fu[group]).min() > np.abs(hu).max())
         score = BASE - PER_DISTANCE * to_hand[group].min() / unit - PER_ASPECT * aspect[group].mean() \
-            - PER_SIZE * size[group].mean() + GROUP * (len(group) >= 2)
+            - PER_SIZE * size[group].mean() + GROUP * (len(group) >= 2) - PER_OFF_LINE * off_line \
+            + BEYOND * beyond
         for k in group:
             scores[candidates[k]] = float(score)
             if score > 0:

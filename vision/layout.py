@@ -218,7 +218,7 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
             scores.append(other.reading.score)
     for alt, s in list(zip(alternatives, scores[1:]))[:3]:
         notes.append(f"rejected {alt} (geometry {s - r.score:+.1f})")
-    bonus, bonus_score = bonus_tiles(xyxy, codes, hand_tiles)
+    bonus, bonus_score = bonus_tiles(xyxy, codes, hand_tiles, frame.angle)
     others = [t for t in bonus_score if t not in bonus]
     if others:
         notes.append(f"{len(others)} flower/season tiles read as another player's "
