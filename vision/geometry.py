@@ -25,6 +25,8 @@ ROW_SLOPE = 0.36         # |dv| allowed per unit du for a chain link (about 20°
 SPLIT_GAP = 0.25         # a step this much over the row's typical step starts a new segment
 TURNED_STEP = 0.09       # a turned tile is longer: each one lengthens its steps by this much
 SIDEWAYS_RATIO = 1.38    # along/across of a tile over its row's typical value: turned 90°
+STACK_LIFT = 0.12        # a lone tile this far above a hole in a row lies on a hidden tile
+STACK_LIFT_END = 0.3     # above the spot just past a row's end (no hole to see): surer
 SOLVABLE = 0.5           # |cos 2θ| above which a box's extents can be solved in the row frame
 
 
@@ -173,16 +175,17 @@ def _attach_stacked(chains: list[np.ndarray], u, v, size, codes, angle: float, p
             for k in range(len(ch) - 1):
                 d = p[k + 1] - p[k]
                 if np.hypot(*d) >= 1.6 * (step[k] + step[k + 1]) / 2:
-                    slots.append(((p[k] + p[k + 1]) / 2, d / np.hypot(*d), k + 1, (ch[k], ch[k + 1])))
+                    slots.append(((p[k] + p[k + 1]) / 2, d / np.hypot(*d), k + 1, (ch[k], ch[k + 1]),
+                                  STACK_LIFT))
             for end, nxt, at in ((0, 1, 0), (len(ch) - 1, len(ch) - 2, len(ch))):
                 d = (p[end] - p[nxt]) / max(np.hypot(*(p[end] - p[nxt])), 1e-9)
-                slots.append((p[end] + d * step[end], d, at, (ch[end],)))
-            for pos, direction, at, beside in slots:
+                slots.append((p[end] + d * step[end], d, at, (ch[end],), STACK_LIFT_END))
+            for pos, direction, at, beside, least in slots:
                 if codes[t] not in {codes[b] for b in beside}:
                     continue
                 off = np.array([u[t], v[t]]) - pos
                 along, lift = abs(off @ direction) / size[t], off @ up / size[t]
-                if along < 0.45 and 0.12 < lift < 1.8 and (best is None or along < best[0]):
+                if along < 0.45 and least < lift < 1.8 and (best is None or along < best[0]):
                     best = (along, ci, at)
         if best is not None:
             _, ci, at = best

@@ -44,6 +44,7 @@ JOIN_COST = 0.5          # per narrow gap a reading bridges
 MAX_READINGS = 4000      # a safety net for a crowded table
 STACKED = 0.15           # an upright tile this far (in tile sizes) above its row lies on top
 STACKED_TURNED = 0.17    # the same for a turned tile (measured at its centre)
+STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def set_kind(codes: list[str]) -> str | None:
 def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tuple[int, float]:
     """The tile of three that sits highest above the line of its row (photo up, where a tile
     put on top of another shows), and how far, in tile sizes. The lines are fitted to the
-    row's other nearby tiles, upright ones first. An upright tile must rise at both its top
+    row's other nearby upright tiles (two at least). An upright tile must rise at both its top
     and bottom edge (a turned tile keeps to the near edge of the row, so one of its edges
     stays in line); for a turned tile its centre is used."""
     ca = np.cos(frame.angle)
@@ -120,12 +121,15 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
     x = (box[:, 0] + box[:, 2]) / 2
     size = np.mean(np.sqrt(np.prod(box[list(tiles), 2:] - box[list(tiles), :2], axis=1)))
     pos = {t: k for k, t in enumerate(row)}
+    wh = box[:, 2:] - box[:, :2]
+    upright = [t for t in tiles if soft_sideways(frame.sideways[t]) < 0.5] or list(tiles)
+    look = np.median(np.log(wh[upright]), axis=0)  # log width, log height of the set's tiles
     best = (0, -np.inf)
     for k, t in enumerate(tiles):
         near = [r for r in row if r != t and abs(pos[r] - pos.get(t, 0)) <= 4]
-        upright = [r for r in near if soft_sideways(frame.sideways[r]) < 0.5]
-        ref = upright if len(upright) >= 2 else near
-        if len(ref) < 2:
+        ref = [r for r in near if soft_sideways(frame.sideways[r]) < 0.5  # alike: not standing
+               and np.abs(np.log(wh[r]) - look).max() < 0.2]
+        if len(ref) < 2:  # a turned tile keeps to the near edge: no line to measure against
             continue
         rise = []
         for edges in ((1,), (3,), (1, 3)):
@@ -167,26 +171,33 @@ def _claimed(tiles: tuple[int, ...], frame: RowFrame) -> tuple[int, float]:
     return c, float(1 / (1 + np.exp(-(fit(c) - none))))
 
 
-def _meld_choice(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
-                 row: tuple[int, ...] = ()) -> MeldChoice | None:
+def _meld_choices(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
+                  row: tuple[int, ...] = ()) -> list[MeldChoice]:
+    """The readings of three or four tiles as a declared set, best first: none, one, or for
+    three identical tiles a pung and a kong whose fourth tile lies on top (the lift of the
+    tile decides which comes first; the hand search may still take the other)."""
     kind = set_kind([codes[t] for t in tiles])
     if kind is None:
-        return None
+        return []
     turned = np.array([soft_sideways(frame.sideways[t]) for t in tiles])
     if kind == "concealed_kong":
         hidden = all(codes[t] == BACK for t in tiles)
-        return MeldChoice(kind, tiles, None, HIDDEN_KONG - turned.sum() - hidden, hidden=hidden)
+        return [MeldChoice(kind, tiles, None, HIDDEN_KONG - turned.sum() - hidden, hidden=hidden)]
     claimed, spaced = _claimed(tiles, frame)
     turned[claimed] = max(turned[claimed], spaced)
-    stacked = False
-    if kind == "pung":
-        on_top = [k for k, t in enumerate(tiles) if t in frame.stacked]
-        top, lift = (on_top[0], np.inf) if on_top else _lifted(tiles, frame, row or tiles)
-        if lift > STACKED:
-            kind, claimed, stacked = "kong", top, True
     score = CLAIM_BONUS * turned[claimed] - UNTURNED * (1 - turned[claimed])
     score -= np.delete(turned, claimed).sum()
-    return MeldChoice(kind, tiles, claimed, float(score), stacked)
+    plain = MeldChoice(kind, tiles, claimed, float(score))
+    if kind != "pung":
+        return [plain]
+    on_top = [k for k, t in enumerate(tiles) if t in frame.stacked]
+    top, lift = (on_top[0], np.inf) if on_top else _lifted(tiles, frame, row or tiles)
+    if lift < STACKED / 2:
+        return [plain]
+    lean = float(np.clip(STACK_WEIGHT * (lift - STACKED), -3, 3))
+    kong = MeldChoice("kong", tiles, top, float(score) + lean / 2, stacked=True)
+    plain = MeldChoice(kind, tiles, claimed, float(score) - lean / 2)
+    return [kong, plain] if lean > 0 else [plain, kong]
 
 
 def meld_ways(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
@@ -200,8 +211,7 @@ def meld_ways(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
         out = []
         for size in (3, 4):
             if start + size <= len(tiles):
-                choice = _meld_choice(tiles[start:start + size], codes, frame, row)
-                if choice is not None:
+                for choice in _meld_choices(tiles[start:start + size], codes, frame, row):
                     out.extend((choice,) + rest for rest in ways(start + size))
         memo[start] = out[:limit]
         return memo[start]
