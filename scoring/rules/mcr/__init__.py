@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...decompose import waits
+from ...decompose import is_complete, waits
 from ...hand import Hand, WinContext, format_hand
 from ...payments import mcr as mcr_payments
 from ...result import FanHit, ScoreResult
@@ -35,6 +35,9 @@ class Options:
     # not in §1.6: §1.2 says a tile whose four copies the hand holds is not a wait, while
     # §4.3 and Appendix A (PyMahjongGB) count it, e.g. [123m][123m]1122334m4m has no Single Wait
     waits_count_exhausted_tiles: bool = False
+    # not in §1.6: the seed excludes Pung of Terminals or Honors (73) from Nine Gates; PyMahjongGB
+    # lets one of the frame's two terminal pungs score when the winning tile is 2, 5 or 8
+    nine_gates_excludes_terminal_pungs: bool = True
     minimum: int = 8
 
     def __post_init__(self) -> None:
@@ -49,7 +52,7 @@ PRESETS: dict[str, Options] = {
     "wmo": Options(),
     "china": Options(two_concealed_kongs_points=6, mixed_kongs_points=5,
                      fully_concealed_with_special_hands=False, all_terminals_excludes_double_pung=True,
-                     waits_count_exhausted_tiles=True),
+                     waits_count_exhausted_tiles=True, nine_gates_excludes_terminal_pungs=False),
 }
 
 
@@ -62,6 +65,11 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
         return _incomplete(hand, text, flowers)
     best, facts = evaluate(hand, ctx, options)
     if best is None:
+        if is_complete(hand):  # only as seven pairs with four identical tiles, which the options refuse
+            return ScoreResult(rules="mcr", hand=text, valid=False, total=0, fans=(), payments=None,
+                               reason="not a complete hand: four identical tiles are not two pairs "
+                                      "(option seven_pairs_allow_four_of_a_kind=false)",
+                               details={"flowers": flowers})
         return _incomplete(hand, text, flowers)
     table = table_for(options)
     # best.fans is in table rank order (points, then number: combine.apply_exclusions); flowers last
@@ -108,11 +116,13 @@ _NAMES: dict = {}
 
 
 def _name(s) -> str:
-    """A set in the hand notation ("[123m]" declared, "456m" concealed), cached."""
-    key = (s.tiles, s.concealed)
+    """A set in the hand notation: declared sets in brackets ("[123m]", a concealed kong
+    "[1111s]" as in the notation), sets of the concealed tiles without ("456m"). Cached."""
+    key = (s.tiles, s.meld is not None)
     name = _NAMES.get(key)
     if name is None:
-        name = _NAMES[key] = str(s)
+        body = format_tiles(s.tiles)
+        name = _NAMES[key] = f"[{body}]" if s.meld is not None else body
     return name
 
 

@@ -18,8 +18,9 @@ without pungs or kongs; it is a speed hint, never a rule.
 Exclusions are applied in table rank order (points, then number), and only by fans that
 survive, so "A excludes B, B excludes C" does not remove C unless A lists it too: every
 derived exclusion is written out. Two options change rows: `two_concealed_kongs_points`
-and `mixed_kongs_points` change points, `fully_concealed_with_special_hands=false` and
-`all_terminals_excludes_double_pung=true` add exclusions (see `table_for`).
+and `mixed_kongs_points` change points, `fully_concealed_with_special_hands=false`,
+`all_terminals_excludes_double_pung=true` and `nine_gates_excludes_terminal_pungs` change
+exclusions (see `table_for`).
 """
 from __future__ import annotations
 
@@ -178,6 +179,8 @@ def table_for(options) -> Table:
     if not options.fully_concealed_with_special_hands:
         for fid in SPECIAL_SHAPES:
             fans[fid] = replace(fans[fid], excludes=fans[fid].excludes | {56})
+    if options.nine_gates_excludes_terminal_pungs:
+        fans[4] = replace(fans[4], excludes=fans[4].excludes | {PUNG_OF_TERMINALS}, absorbs=())
     if options.all_terminals_excludes_double_pung:
         fans[8] = replace(fans[8], excludes=fans[8].excludes | {65})
     order = sorted(fans.values(), key=lambda f: (-f.points, f.id))

@@ -309,8 +309,9 @@ _GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)  # 1112345678999 before the winning tile
 
 def nine_gates(facts: HandFacts, r: Reading) -> list:
     """Concealed 1112345678999 of one suit plus any tile of that suit. The hit names the
-    first terminal pung of the reading: Nine Gates absorbs that one Pung of Terminals
-    (fans.py), the other terminal pung still scores (PyMahjongGB, Chinese practice)."""
+    first terminal pung of the reading: with `nine_gates_excludes_terminal_pungs=false`
+    (preset china) Nine Gates absorbs only that Pung of Terminals and the other one still
+    scores (PyMahjongGB); by default it excludes them all (seed)."""
     if facts.hand.melds or r.shape is not Shape.STANDARD:
         return NONE
     counts = list(facts.counts)
