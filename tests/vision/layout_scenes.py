@@ -4,7 +4,9 @@ and seen in perspective, and boxed the way a detector boxes them (axis-aligned).
 A row is a string of groups separated by spaces (one space: a gap of 0.6 tile widths;
 each extra `_` token adds one tile width). A group is touching tiles written as codes:
 `1m2m3m`, honours as `1z`..`7z` or letters `ESWNPFC`, bonus tiles `1f`..`8f`, `#` a
-face-down tile, and a `^` after a tile turns it sideways (a claimed tile).
+face-down tile, a `^` after a tile turns it sideways (a claimed tile), and a `*` after a
+tile puts it on top of a hidden one: seen from a low camera it shows lifted towards the
+far side of the row (half a tile), and the tile under it is not detected.
 """
 from __future__ import annotations
 
@@ -17,11 +19,12 @@ from vision.detector import Detections
 
 TILE_W, TILE_H = 30.0, 40.0
 GAP = 0.6
-_TOKEN = re.compile(r"([1-9][mpszf]|[ESWNPFC]|#)(\^?)")
+_TOKEN = re.compile(r"([1-9][mpszf]|[ESWNPFC]|#)(\^?)(\*?)")
+LIFT = 0.5  # of a tile height: how far a tile on top of another shows above its row
 
 
-def parse_row(text: str) -> list[tuple[str, bool, float]]:
-    """(code, sideways, x of the tile's left edge in tile widths) for one row."""
+def parse_row(text: str) -> list[tuple[str, bool, float, bool]]:
+    """(code, sideways, x of the tile's left edge in tile widths, on top) for one row."""
     out, x = [], 0.0
     for k, group in enumerate(text.split()):
         if group == "_":
@@ -36,7 +39,7 @@ def parse_row(text: str) -> list[tuple[str, bool, float]]:
             pos = m.end()
             code = "back" if m.group(1) == "#" else LETTER_TO_CODE.get(m.group(1), m.group(1))
             sideways = bool(m.group(2))
-            out.append((code, sideways, x))
+            out.append((code, sideways, x, bool(m.group(3))))
             x += TILE_H / TILE_W if sideways else 1.0
         if pos != len(group):
             raise ValueError(f"bad tile text {group!r}")
@@ -51,10 +54,10 @@ def quads(rows: list[str], row_gap: float = 0.4, tile=(TILE_W, TILE_H), offsets=
     for r, text in enumerate(rows):
         x_off = (offsets or [0.0] * len(rows))[r]
         y0 = r * h * (1 + row_gap)
-        for code, sideways, x in parse_row(text):
+        for code, sideways, x, on_top in parse_row(text):
             tw, th = (h, w) if sideways else (w, h)
             x1 = (x + x_off) * w
-            y1 = y0 + (h - th)  # turned tiles keep to the near edge, as on a table
+            y1 = y0 + (h - th) - LIFT * h * on_top  # turned tiles keep to the near edge
             codes.append(code)
             out.append(np.array([[x1, y1], [x1 + tw, y1], [x1 + tw, y1 + th], [x1, y1 + th]]))
     return codes, out

@@ -35,6 +35,17 @@ CASES = [
     ("four melds, a pair in the row", ["S S", "1m^2m3m 4p4p^4p 7s8s^9s #PP#"], {},
      "[123m1][444p2][789s2][PPPP]SS", []),
     ("seven pairs, winning apart", ["1m1m3m3m5p5p7p7p9s9sEEC C"], {}, "1133m5577p99sEECC", []),
+    ("rotated by 45 degrees", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"], {"angle_deg": 45},
+     "[123m1][EEEE]456p789sNN", []),
+    ("rotated by 135 degrees in perspective", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"],
+     {"angle_deg": 135, "tilt": 0.3}, "[123m1][EEEE]456p789sNN", []),
+    ("concealed tiles in two rows", ["1m2m3m4p5p6p7s", "8s9sEEENN N"], {}, "123m456p789sEEENN", []),
+    ("kong made by adding a tile on top of the claimed one",
+     ["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^*9p"], {}, "[123m1][9999p6]456p789sNN", []),
+    ("bonus tiles in line beyond the melds, another player's far off",
+     ["4p5p6p7s8s9sN N", "1m^2m3m E^EE _ 1f 2f"], {"extra": [("7f", [[900, -700], [930, -700],
+                                                                  [930, -660], [900, -660]])]},
+     "[123m1][EEE1]456p789sNN", ["1f", "2f"]),
 ]
 
 
@@ -59,6 +70,19 @@ def test_fifteen_tiles_make_no_hand_and_say_why():
     assert layout.notation is None and layout.confidence == 0
     assert any("no complete hand" in n for n in layout.notes)
     assert len(layout.concealed) >= 13  # still laid out for the page to correct
+
+
+def test_a_concealed_kong_all_face_down_is_laid_out_but_not_guessed():
+    layout = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m ####"]))
+    assert layout.notation is None and any("no face" in n for n in layout.notes)
+    kong = next(m for m in layout.melds if m.kind == "concealed_kong")
+    assert [t.code for t in kong.tiles] == ["back"] * 4
+
+
+def test_a_stacked_kong_lists_the_hidden_tile():
+    layout = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^*9p"]))
+    kong = next(m for m in layout.melds if m.kind == "kong")
+    assert kong.promoted and kong.offer == 2 and [t.code for t in kong.tiles] == ["9p"] * 4
 
 
 def test_no_tiles():
