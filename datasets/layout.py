@@ -218,8 +218,10 @@ def layout_distractors(rng, hand_tiles: list[Tile], pool: dict[str, int], dims, 
         n = int(rng.integers(7, 14))
         for k in range(n):
             xy = centre[:2] + np.array([ox, oy]) + along * (k - n / 2) * (w * 1.03) - across * 0 + rng.normal(0, 0.1, 2)
-            if mode == "stand":  # backs to the camera of the winner: unlabelled
-                put(standing("back", *xy, yaw, dims, labelled=False, ff=ff, lean_deg=rng.uniform(-5, 10)))
+            if mode == "stand":  # backs to the winner; a camera on their side sees (and labels) faces
+                code = _draw_code(rng, pool)
+                if code:
+                    put(standing(code, *xy, yaw, dims, ff=ff, lean_deg=rng.uniform(-5, 10)))
             else:
                 code = _draw_code(rng, pool) if mode == "up" else "back"
                 if code:

@@ -20,7 +20,7 @@ from .render import Canvas, Style, draw_tile, face_texture, plain_texture, shado
 from .tables import draw_table
 
 MIN_VISIBLE = 0.4     # share of a tile's face that must be visible for a label (artwork.md §4.5)
-MIN_BOX_PX = 5
+MIN_BOX_PX = 8      # smaller tiles cannot be read by anyone: no label
 BACKS = [(30, 110, 60), (20, 80, 45), (40, 90, 170), (230, 190, 60), (230, 120, 40), (190, 40, 50),
          (220, 130, 160), (110, 60, 150), (30, 30, 35), (40, 130, 130)]
 ASPECTS = [(4, 3), (16, 9), (1, 1), (3, 4), (9, 16)]
@@ -64,12 +64,12 @@ def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280,
     hi = np.max([t.center for t in tiles], 0) + dims[1]
     span = float(max(hi[0] - lo[0], hi[1] - lo[1]))
     mode = str(rng.choice(["full", "far", "close"], p=[0.72, 0.1, 0.18]))
-    q = {"full": rng.uniform(0.5, 1.0), "far": rng.uniform(0.2, 0.5), "close": rng.uniform(1.3, 4.0)}[mode]
+    q = {"full": rng.uniform(0.7, 1.25), "far": rng.uniform(0.3, 0.7), "close": rng.uniform(1.3, 3.5)}[mode]
     focal = float(rng.choice([rng.uniform(24, 30), rng.uniform(30, 75)], p=[0.6, 0.4]))
     f_px = focal / 36.0 * max(W, H)
     dist = f_px * span / (q * min(W, H) * 1.1)
-    tw = f_px * w / dist  # tile width in pixels, roughly: keep it in 15..300
-    dist *= tw / 300 if tw > 300 else (tw / 15 if tw < 15 else 1.0)
+    tw = f_px * w / dist  # tile width in pixels at the target, roughly: keep it in 18..240
+    dist *= tw / 240 if tw > 240 else (tw / 18 if tw < 18 else 1.0)
     target = (lo + hi) / 2 * np.array([1, 1, 0])
     if mode == "close":
         target = tiles[rng.integers(len(tiles))].center * np.array([1, 1, 0])
@@ -87,7 +87,10 @@ def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280,
     for t in tiles:
         t.design = second if (second and t.group == "distractor" and rng.random() < 0.5) else design
 
-    img, table_info = draw_table(rng, cam, centre, float(rng.uniform(85, 120)))
+    # The table square: its near edge a little in front of the hand, large enough to fill most views.
+    tside = float(rng.uniform(95, 170))
+    tcentre = np.array([centre[0] + rng.normal(0, 10), lo[1] - rng.uniform(4, 25) + tside / 2, 0])
+    img, table_info = draw_table(rng, cam, tcentre, tside)
     le, la = np.deg2rad(rng.uniform(35, 80)), rng.uniform(0, 2 * np.pi)
     light = np.array([np.cos(le) * np.cos(la), np.cos(le) * np.sin(la), np.sin(le)])
     dice_t = dice(rng, Occupancy(tiles), centre) if rng.random() < 0.4 else []
@@ -103,6 +106,8 @@ def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280,
     cache: dict = {}
 
     def tex_fn(t, target_h):
+        if t.code not in TILE_CODES:  # a tile without a known face (walls): never drawn face up
+            return back_tex
         dsg = t.design
         meta = load_meta(dsg, root)
         if t.code not in meta["present"]:   # a class the set lacks: borrow it from the main design

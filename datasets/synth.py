@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -40,6 +41,10 @@ def _worker(args):
     return write_scene(*args)
 
 
+def _init_worker():
+    cv2.setNumThreads(1)  # one process per core: OpenCV's own threads would only contend
+
+
 def generate(out: Path, count: int, seed: int, designs_spec: str | None = None, size: int = 1280, workers: int = 1,
              start: int = 0, root: str | None = None) -> dict:
     designs = select(designs_spec, root)
@@ -51,14 +56,16 @@ def generate(out: Path, count: int, seed: int, designs_spec: str | None = None, 
     (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n"
                                    + "".join(f"  {i}: {n}\n" for i, n in enumerate(names)))
     jobs = [(out, seed, i, designs, size, root) for i in range(start, start + count)]
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     if workers > 1:
-        with ProcessPoolExecutor(workers) as ex:
+        # spawn, not fork: a forked child inherits OpenCV's thread pool in an unknown state.
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker) as ex:
             boxes = sum(ex.map(_worker, jobs, chunksize=4))
     else:
         boxes = sum(map(_worker, jobs))
     dt = time.perf_counter() - t
-    return {"scenes": count, "boxes": boxes, "seconds": round(dt, 2), "scenes_per_s": round(count / dt, 2),
+    cpu = time.process_time() - cpu if workers == 1 else None
+    return {"scenes": count, "cpu_s_per_scene": cpu and round(cpu / count, 3), "boxes": boxes, "seconds": round(dt, 2), "scenes_per_s": round(count / dt, 2),
             "designs": len(designs), "held_out": [d for d in designs if d in HELD_OUT]}
 
 

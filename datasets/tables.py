@@ -13,14 +13,16 @@ import numpy as np
 from .camera import Camera
 
 KINDS = ["felt", "wood", "glass", "cloth", "stone", "automatic"]
-KIND_P = [0.3, 0.22, 0.08, 0.15, 0.07, 0.18]
+KIND_P = [0.3, 0.24, 0.08, 0.1, 0.08, 0.2]
 FELT = [(30, 110, 60), (25, 80, 50), (30, 70, 140), (40, 50, 110), (130, 30, 35), (90, 90, 95), (35, 35, 40), (70, 40, 100), (20, 100, 110)]
 
 
-def _noise(rng, shape, cells) -> np.ndarray:
-    """Smooth value noise in [-1, 1] with about `cells` features across the larger side."""
+def _noise(rng, shape, cells, stretch: float = 1.0) -> np.ndarray:
+    """Smooth value noise in [-1, 1] with about `cells` features across the larger side;
+    `stretch` > 1 elongates features along x (wood grain)."""
     h, w = shape
-    gh, gw = max(2, int(cells * h / max(h, w)) + 2), max(2, int(cells * w / max(h, w)) + 2)
+    gh = max(2, int(cells * h / max(h, w)) + 2)
+    gw = max(2, int(cells * w / max(h, w) / stretch) + 2)
     g = rng.uniform(-1, 1, (gh, gw)).astype(np.float32)
     return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
 
@@ -37,20 +39,19 @@ def texture(rng, kind: str, wh: tuple[int, int], cm_per_px: float) -> tuple[np.n
     if kind in ("felt", "automatic"):
         base = _jit(rng, FELT[rng.integers(len(FELT))], 15)
         t = base * (1 + 0.06 * _noise(rng, (h, w), ext / 15))[..., None]
-        grain = rng.normal(0, rng.uniform(3, 9), (h, w)).astype(np.float32)
-        t = t + cv2.GaussianBlur(grain, (0, 0), max(0.3, 0.05 / cm_per_px))[..., None]
+        t = t + (rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(3, 9))[..., None]  # fibres
         info["color"] = base.round().tolist()
-    elif kind == "wood":
+    elif kind == "wood":  # fine grain lines along x, slowly wandering, in planks
         base = _jit(rng, [(150, 100, 60), (110, 70, 40), (190, 150, 105), (80, 50, 30), (170, 120, 80)][rng.integers(5)], 15)
         yy = np.arange(h, dtype=np.float32)[:, None] * cm_per_px
-        warp = _noise(rng, (h, w), ext / 25) * rng.uniform(1, 4)
-        freq = rng.uniform(1.5, 5.0)
-        ring = 0.5 + 0.5 * np.sin((yy + warp) * freq + _noise(rng, (h, w), ext / 4) * 2)
-        t = base * (0.78 + 0.3 * ring)[..., None]
-        plank = rng.uniform(8, 25)
+        warp = _noise(rng, (h, w), ext / 30, stretch=6) * rng.uniform(0.5, 3) + _noise(rng, (h, w), ext / 4, stretch=8) * 0.3
+        freq = rng.uniform(4, 12)
+        ring = 0.5 + 0.5 * np.sin((yy + warp) * freq)
+        ring = ring ** rng.uniform(2, 6)  # thin dark late-wood lines on a lighter ground
+        t = base * (1.08 - 0.3 * ring)[..., None] * (1 + 0.1 * _noise(rng, (h, w), ext / 20, stretch=5))[..., None]
+        plank = rng.uniform(9, 30)
         seams = (np.abs(((yy[:, 0] % plank) - plank / 2)) > plank / 2 - cm_per_px * 1.2)
-        t[seams] *= 0.6
-        t *= (1 + 0.08 * rng.normal(0, 1, (h, w)).astype(np.float32))[..., None]
+        t[seams] *= 0.55
         info["color"] = base.round().tolist()
     elif kind == "glass":
         under = texture(rng, ["wood", "cloth", "felt"][rng.integers(3)], wh, cm_per_px)[0]
@@ -63,7 +64,8 @@ def texture(rng, kind: str, wh: tuple[int, int], cm_per_px: float) -> tuple[np.n
             cv2.ellipse(m, (int(c[0]), int(c[1])), ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
             t += cv2.GaussianBlur(m, (0, 0), max(2, ax[1] * 0.5))[..., None] * rng.uniform(40, 120)
     elif kind == "cloth":
-        base, other = _jit(rng, FELT[rng.integers(len(FELT))], 40), _jit(rng, (220, 215, 200), 30)
+        base = _jit(rng, FELT[rng.integers(len(FELT))], 40)
+        other = base * rng.uniform(0.3, 0.8) + _jit(rng, (220, 215, 200), 30) * rng.uniform(0.1, 0.6)
         xx = np.arange(w, dtype=np.float32)[None, :] * cm_per_px
         yy = np.arange(h, dtype=np.float32)[:, None] * cm_per_px
         p = rng.uniform(1.5, 6)
@@ -88,7 +90,7 @@ def draw_table(rng, cam: Camera, centre: np.ndarray, side: float) -> tuple[np.nd
     W, H = cam.width, cam.height
     room = _jit(rng, [(120, 110, 100), (60, 55, 50), (180, 175, 165), (90, 80, 70)][rng.integers(4)], 30)
     img = room * (0.7 + 0.5 * _noise(rng, (H // 8, W // 8), 4)[..., None])
-    img = cv2.resize(img, (W, H))
+    img = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (W, H))
     kind = str(rng.choice(KINDS, p=KIND_P))
     # The visible part of the table: cast a grid of rays, keep the hits inside the table square.
     g = np.stack(np.meshgrid(np.linspace(0, W, 9), np.linspace(0, H, 9)), -1).reshape(-1, 2)
@@ -103,7 +105,7 @@ def draw_table(rng, cam: Camera, centre: np.ndarray, side: float) -> tuple[np.nd
     ext = b - a
     # Resolution: as fine as the image samples the nearest part, capped for speed.
     near = cam.project(np.array([[*(a + b) / 2, 0.0]]))[1][0]
-    cm_px = max(float(near / cam.K[0, 0]) * 1.5, float(ext.max()) / 1400, 0.01)
+    cm_px = max(float(near / cam.K[0, 0]) * 1.5, float(ext.max()) / 900, 0.01)
     tw, th = max(8, int(ext[0] / cm_px)), max(8, int(ext[1] / cm_px))
     tex, info = texture(rng, kind, (tw, th), cm_px)
     if kind == "automatic":
@@ -118,9 +120,8 @@ def draw_table(rng, cam: Camera, centre: np.ndarray, side: float) -> tuple[np.nd
     yy, xx = np.mgrid[0:H:8, 0:W:8]
     _, front = cam.ray_to_plane(np.column_stack([xx.ravel(), yy.ravel()]).astype(float))
     front = cv2.resize(front.reshape(yy.shape).astype(np.uint8) * 255, (W, H), interpolation=cv2.INTER_NEAREST)
-    m = ((mask > 0) & (front > 0))[..., None]
-    img = np.where(m, warped.astype(np.float32), img)
-    return np.clip(img, 0, 255).astype(np.uint8), info
+    np.copyto(img, warped, where=((mask > 0) & (front > 0))[..., None])
+    return img, info
 
 
 def _automatic_panel(rng, tex, a, cm_px, centre):

@@ -67,7 +67,7 @@ def _preview(arr: np.ndarray, path: Path, cols: int = 14):
 
 
 def list_designs(root: Path | None = None) -> list[str]:
-    root = root or art_dir()
+    root = Path(root) if root else art_dir()
     return sorted(p.parent.name for p in root.glob("*/meta.json")) if root.exists() else []
 
 

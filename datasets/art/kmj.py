@@ -33,7 +33,8 @@ def kmj(root: Path, name: str, face_h: int = 256) -> dict[str, np.ndarray]:
         for el, code in element_codes(name).items():
             p = Path(tmp) / f"{el}.png"
             if p.exists():
-                out[code] = np.asarray(Image.open(p).convert("RGBA"))
+                a = np.asarray(Image.open(p).convert("RGBA"))
+                out[code] = a[3:-3, 3:-3]  # the body's outline runs along the face's top and left edge
         return out
 
 
