@@ -50,22 +50,26 @@ def main() -> int:
     ratios = []
     for r in range(args.rounds):
         cases, calls = _inputs(args.seed + r, args.count)
-        # CPU time of this process: the machine is shared, wall time is noisy
-        start = time.process_time()
-        for g in cases:
-            score(g.hand, g.ctx, options)
-        ours = args.count / (time.process_time() - start)
-        start = time.process_time()
-        for kwargs in calls:
-            MahjongFanCalculator(**kwargs)
-        theirs = args.count / (time.process_time() - start)
+        # CPU time of this process, the two scorers interleaved in chunks of 100 hands:
+        # the machine is shared, and both should see the same load
+        ours_s = theirs_s = 0.0
+        for lo in range(0, args.count, 100):
+            start = time.process_time()
+            for g in cases[lo:lo + 100]:
+                score(g.hand, g.ctx, options)
+            middle = time.process_time()
+            for kwargs in calls[lo:lo + 100]:
+                MahjongFanCalculator(**kwargs)
+            ours_s += middle - start
+            theirs_s += time.process_time() - middle
+        ours, theirs = args.count / ours_s, args.count / theirs_s
         ratios.append(theirs / ours)
         ours_best, theirs_best = max(ours_best, ours), max(theirs_best, theirs)
         print(f"round {r}: ours {ours:8.0f} hands/s  PyMahjongGB {theirs:8.0f} hands/s  ratio {theirs / ours:5.1f}x")
     print(f"hands {args.count} x {args.rounds} rounds, seeds {args.seed}..{args.seed + args.rounds - 1}")
     print(f"ours (mcr, china)  {ours_best:10.0f} hands/s (best round)")
     print(f"PyMahjongGB        {theirs_best:10.0f} hands/s (best round)")
-    print(f"ratio              {theirs_best / ours_best:10.1f}x slower (median round {sorted(ratios)[len(ratios) // 2]:.1f}x; target <= 25x)")
+    print(f"ratio              {sorted(ratios)[len(ratios) // 2]:10.1f}x slower (median round; target <= 25x)")
     return 0
 
 

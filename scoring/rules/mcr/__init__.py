@@ -72,20 +72,21 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
                                details={"flowers": flowers})
         return _incomplete(hand, text, flowers)
     table = table_for(options)
+    reading = best.reading
+    names = {id(s): _name(s) for s in reading.sets}  # each set of the reading by identity
     # best.fans is in table rank order (points, then number: combine.apply_exclusions); flowers last
     by_id = table.fans
-    fans = [FanHit(fan.name, fan.name_zh, fan.points, len(occ), _flatten(occ))
+    fans = [FanHit(fan.name, fan.name_zh, fan.points, len(occ), _flatten(occ, names))
             for fan, occ in ((by_id[fid], occ) for fid, occ in best.fans.items())]
     if flowers:
         fan = BY_ID[FLOWER_TILES]
         fans.append(FanHit(fan.name, fan.name_zh, fan.points, flowers, hand.bonus))
     total = best.total + flowers
     valid = best.total >= options.minimum
-    reading = best.reading
     details = {
         "shape": reading.shape.value,
-        "sets": [_name(s) for s in reading.sets],
-        "winning_set": _name(reading.win_tileset) if reading.win_tileset is not None else None,
+        "sets": list(names.values()) if len(names) == len(reading.sets) else [names[id(s)] for s in reading.sets],
+        "winning_set": names[id(reading.win_tileset)] if reading.win_tileset is not None else None,
         "points_without_flowers": best.total,
         "flowers": flowers,
         "ignored_flags": list(facts.ignored_flags),
@@ -96,11 +97,11 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
         payments=mcr_payments(total, ctx) if valid else None, details=details)
 
 
-def _flatten(occurrences: list) -> tuple[str, ...]:
-    """The notation of every set or tile of a fan's occurrences, each set once (two equal
-    chows are two sets; a set reused by a repeated fan is named once)."""
+def _flatten(occurrences: list, names: dict[int, str]) -> tuple[str, ...]:
+    """The notation of every set (TileSet, named by `names`) or tile (str) of a fan's
+    occurrences; a set reused by a repeated fan is named once, two equal sets twice."""
     if len(occurrences) == 1:
-        return tuple(item if item.__class__ is str else _name(item) for item in occurrences[0])
+        return tuple([item if item.__class__ is str else names[id(item)] for item in occurrences[0]])
     seen: set = set()
     out: list[str] = []
     for occ in occurrences:
@@ -108,7 +109,7 @@ def _flatten(occurrences: list) -> tuple[str, ...]:
             key = item if item.__class__ is str else id(item)
             if key not in seen:
                 seen.add(key)
-                out.append(item if item.__class__ is str else _name(item))
+                out.append(item if item.__class__ is str else names[id(item)])
     return tuple(out)
 
 

@@ -57,9 +57,10 @@ def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
     kinds_text = (_kinds_text(facts.kinds),)
     for fid in _tile_fans(table, facts.kinds):
         hits[fid] = [kinds_text]
-    if _situation_fans(table, facts.situation):
+    situational = _situation_fans(table, facts.situation)
+    if situational:
         winning = [(facts.hand.winning,)]
-        for fid in _situation_fans(table, facts.situation):
+        for fid in situational:
             hits[fid] = winning
     for fan in table.scope("hand"):
         found = fan.detect(facts)
@@ -125,7 +126,7 @@ def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, H
     table = table_for(options)
     facts = HandFacts(hand, ctx, options)
     base = hand_level_fans(facts, table)
-    seven_pairs = any(d.shape is Shape.SEVEN_PAIRS for d in decs)
+    seven_pairs = len(decs) > 1 and any(d.shape is Shape.SEVEN_PAIRS for d in decs)
     best, best_key = None, None
     for d in decs:
         reading = Reading(d, facts)
@@ -133,6 +134,8 @@ def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, H
         if not fans:
             fans = {CHICKEN_HAND: [reading.sets or (format_tiles(hand.closed),)]}
             total = table.fans[CHICKEN_HAND].points
+        if len(decs) == 1:  # nothing to rank
+            return Evaluation(reading, fans, total), facts
         key = rank_key(total, d.shape is not Shape.SEVEN_PAIRS, fans, reading,
                        seven_pairs and d.shape is Shape.STANDARD)
         if best_key is None or key > best_key:
