@@ -12,7 +12,8 @@ alternatives that the layout reports.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -25,7 +26,8 @@ from scoring.tiles import PLAYING
 from .geometry import RowFrame
 
 BACK = "back"
-NEAR = 4.0               # tile widths: how far a set or the winning tile may lie from the concealed tiles
+NEAR = 4.0               # tile widths: how far a set may lie from the concealed tiles (or the next set)
+WIN_NEAR = 3.0           # and the winning tile set apart from the concealed tiles
 CLAIM_BONUS = 1.0        # an exposed set with one clearly turned tile
 UNTURNED = 1.2           # an exposed set without a turned tile
 TURNED_IN_CONCEALED = 2.0
@@ -41,7 +43,9 @@ SPACING_SD = 0.07        # spread of steps between touching tiles
 BOX_WEIGHT = 6.0         # weight of the box clue (log of the wider-along-the-row score)
 JOIN_GAP = 0.7           # pieces of a row this close may still be one (a turned tile not seen as such)
 JOIN_COST = 0.5          # per narrow gap a reading bridges
-MAX_READINGS = 4000      # a safety net for a crowded table
+MAX_READINGS = 2000      # a safety net for a crowded table
+ALTERNATIVES_WITHIN = 6.0  # complete readings this much worse than the best are not kept
+MAX_ALTERNATIVES = 8
 STACKED = 0.15           # an upright tile this far (in tile sizes) above its row lies on top
 STACKED_TURNED = 0.17    # the same for a turned tile (measured at its centre)
 STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
@@ -304,9 +308,19 @@ def spare_code(codes: list[str], tiles) -> str:
 def _complete(codes: list[str], concealed: list[int], melds: tuple[MeldChoice, ...],
               winning: int) -> bool:
     unknown = spare_code(codes, list(concealed) + [winning] + [t for m in melds for t in m.tiles])
+    key_melds = tuple(sorted((m.kind == "concealed_kong", meld_codes(m, codes, unknown)) for m in melds))
+    return _complete_codes(tuple(sorted(codes[t] for t in concealed)), key_melds, codes[winning])
+
+
+@lru_cache(maxsize=65536)
+def _complete_codes(concealed: tuple[str, ...], melds: tuple[tuple[bool, tuple[str, ...]], ...],
+                    winning: str) -> bool:
+    """Is this a complete hand (cached: many readings of a photo hold the same tiles)."""
     try:
-        hand = Hand(tuple(codes[t] for t in concealed),
-                    tuple(to_meld(m, codes, unknown=unknown) for m in melds), codes[winning])
+        hand = Hand(concealed, tuple(Meld(MeldKind.CONCEALED_KONG, t) if hidden else
+                                     Meld(MeldKind.KONG, t, 1) if len(t) == 4 else
+                                     Meld(MeldKind.PUNG if len(set(t)) == 1 else MeldKind.CHOW, t)
+                                     for hidden, t in melds), winning)
     except (InvalidHandError, ValueError):
         return False
     return is_complete(hand)
@@ -343,44 +357,82 @@ def search(frame: RowFrame, codes: list[str]) -> list[Reading]:
     n = len(pcs)
     dist = _distances(pcs)
     links = [np.flatnonzero(row < NEAR).tolist() for row in dist]
+    ctx = _context(frame, pcs, dist)
     singles = [k for k, p in enumerate(pcs) if p.face_up and len(p.tiles) == 1]
     options = [(k,) for k, p in enumerate(pcs) if p.face_up]
     options += [(a, b) for (a,), (b,) in combinations(options, 2) if dist[a, b] < NEAR
                 and not pcs[a].mask & pcs[b].mask and len(pcs[a].tiles) + len(pcs[b].tiles) <= 14
                 and min(len(pcs[a].tiles), len(pcs[b].tiles)) > 1]
-    out: list[Reading] = []
+    drafts: list[Reading] = []
+    options.sort(key=lambda c: -sum(len(pcs[k].tiles) for k in c))  # long rows first
     for conc in options:
+        if len(drafts) >= MAX_READINGS:
+            break
         n_conc = sum(len(pcs[k].tiles) for k in conc)
         taken = pcs[conc[0]].mask | pcs[conc[-1]].mask
         if n_conc > 14:
             continue
         near = [k for k in _reach(links, conc) if not pcs[k].mask & taken]
-        for win in [None] + [k for k in singles if k in near]:
+        supply = sum(max(len(w) for w in pcs[k].ways) for k in near if pcs[k].ways)
+        if 3 * supply < 13 - n_conc:
+            continue  # not enough sets nearby to make up a hand with these concealed tiles
+        wins = [k for k in singles if k in near and dist[list(conc), k].min() < WIN_NEAR]
+        for win in [None] + wins:
             need = 14 - n_conc - (win is not None)
             if need < 0 or need % 3 or need > 12:
                 continue
             used = taken | (pcs[win].mask if win is not None else 0)
             cands = [k for k in near if k != win and pcs[k].ways and not pcs[k].mask & used]
-            for chosen in _meld_subsets(cands, pcs, need // 3, used):
-                reading = _evaluate(frame, codes, pcs, dist, conc, win, chosen)
-                if reading is not None:
-                    out.append(reading)
-            if len(out) >= MAX_READINGS:
+            drafts.extend(_evaluate(frame, ctx, conc, win, chosen)
+                          for chosen in _meld_subsets(cands, pcs, need // 3, used))
+            if len(drafts) >= MAX_READINGS:
                 break
-    out.sort(key=lambda r: -r.score)
+    # Completeness is the costly test: best geometry first, and stop once the rest could
+    # only be alternatives too poor to mention.
+    drafts.sort(key=lambda r: -r.score)
+    out: list[Reading] = []
+    for r in drafts:
+        if out and (r.score < out[0].score - ALTERNATIVES_WITHIN or len(out) >= MAX_ALTERNATIVES):
+            break
+        if _complete(codes, list(r.concealed), r.melds, r.winning):
+            hand = set(r.concealed) | {r.winning} | {t for m in r.melds for t in m.tiles}
+            used = 0
+            for k, p in enumerate(pcs):
+                if not p.joins and hand & set(p.tiles):
+                    used |= p.mask
+            out.append(replace(r, complete=True, ignored=_ignored(ctx, r, used)))
     return out
 
 
-def _evaluate(frame, codes, pcs, dist, conc, win, chosen) -> Reading | None:
+@dataclass(frozen=True)
+class _Context:
+    """What scoring a reading needs, computed once per frame."""
+    pcs: list[Piece]
+    dist: np.ndarray
+    turned: np.ndarray        # per piece: its tiles' turned-sideways evidence, summed
+    base: np.ndarray          # indices of the base pieces (not bridging a gap)
+    base_size: np.ndarray     # their face-up tile counts (0 for pieces with face-down tiles)
+    base_mask: np.ndarray     # their bits
+
+
+def _context(frame: RowFrame, pcs: list[Piece], dist: np.ndarray) -> _Context:
+    soft = np.clip((np.nan_to_num(frame.sideways, nan=0.0) - 0.8) / 0.35, 0.0, 1.0)
+    base = np.array([k for k, p in enumerate(pcs) if not p.joins], int)
+    return _Context(pcs, dist, np.array([soft[list(p.tiles)].sum() for p in pcs]), base,
+                    np.array([len(pcs[k].tiles) * pcs[k].face_up for k in base], float),
+                    np.array([pcs[k].mask for k in base], dtype=object))
+
+
+def _evaluate(frame, ctx: _Context, conc, win, chosen) -> Reading:
+    """A reading and its geometric score (its completeness is checked by the caller)."""
+    pcs, dist = ctx.pcs, ctx.dist
     concealed = [t for k in conc for t in pcs[k].tiles]
     melds = tuple(m for _, way in chosen for m in way)
     winning, guessed = (pcs[win].tiles[0], False) if win is not None else (concealed[-1], True)
     if guessed:
         concealed = concealed[:-1]
-    if not _complete(codes, concealed, melds, winning):
-        return None
     score = sum(m.score for m in melds)
-    score -= TURNED_IN_CONCEALED * sum(soft_sideways(frame.sideways[t]) for t in concealed + [winning])
+    score -= TURNED_IN_CONCEALED * (sum(ctx.turned[k] for k in conc) + (ctx.turned[win] if win is not None else 0))
     if len(conc) == 2:
         score -= SPLIT_ROW if pcs[conc[0]].row == pcs[conc[1]].row else TWO_ROWS
     if win is None:
@@ -393,15 +445,15 @@ def _evaluate(frame, codes, pcs, dist, conc, win, chosen) -> Reading | None:
     mask = 0
     for k in used:
         mask |= pcs[k].mask
-    ignored = []
-    for k, p in enumerate(pcs):
-        if p.joins or p.mask & mask:
-            continue
-        ignored.extend(p.tiles)
-        if p.face_up:
-            score -= IGNORED_NEAR * len(p.tiles) * float(np.exp(-dist[used, k].min() / 2))
-    return Reading(tuple(concealed), melds, winning, guessed, tuple(ignored), True, float(score),
-                   tuple(conc))
+    free = (ctx.base_mask & mask) == 0
+    if free.any():
+        near = dist[used][:, ctx.base[free]].min(axis=0)
+        score -= IGNORED_NEAR * float((ctx.base_size[free] * np.exp(-near / 2)).sum())
+    return Reading(tuple(concealed), melds, winning, guessed, (), False, float(score), tuple(conc))
+
+
+def _ignored(ctx: _Context, r: Reading, used: int) -> tuple[int, ...]:
+    return tuple(t for k in ctx.base for t in ctx.pcs[k].tiles if not ctx.pcs[k].mask & used)
 
 
 def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
