@@ -12,7 +12,8 @@ from scoring.decompose import waits
 from scoring.hand import WinContext
 from scoring.rules.mcr import PRESETS, Options, score
 from scoring.rules.mcr.fans import BY_NAME, FANS
-from scoring.rules.mcr.view import waits_of
+from scoring.rules.mcr.view import HandFacts
+from scoring.rules.mcr.waiting import waits_of
 
 from .strategies import complete_hands, thirteen_tile_hands
 
@@ -84,6 +85,14 @@ def test_exclusions_hold_in_every_result(hand, ctx):
 @given(thirteen_tile_hands(), st.booleans())
 def test_fast_waits_equal_decompose_waits(hand, count_exhausted):
     assert waits_of(hand, count_exhausted) == waits(hand, count_exhausted)
+
+
+@SETTINGS
+@given(complete_hands, st.sampled_from(list(PRESETS.values())))
+def test_unique_wait_equals_decompose_waits(hand, opts):
+    facts = HandFacts(hand, WinContext(discarder=1), opts)
+    expected = waits(hand.without_winning(), opts.waits_count_exhausted_tiles) == (hand.winning,)
+    assert facts.unique_wait == expected
 
 
 @pytest.mark.skipif(importlib.util.find_spec("MahjongGB") is None, reason="PyMahjongGB is not installed")

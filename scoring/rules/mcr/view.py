@@ -13,12 +13,13 @@ Flags dropped this way are reported in the result's details, never raised as err
 """
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import NamedTuple
 
-from ...decompose import KNITTED_STRAIGHTS, Decomposition, SetKind, Shape, TileSet
+from ...decompose import Decomposition, SetKind, Shape, TileSet
 from ...hand import Hand, WinContext
-from ...tiles import INDEX, PLAYING
+from ...tiles import INDEX
+from .waiting import waits_only_on
 
 # PyMahjongGB's tile order (suits m, s, p, then E S W N Red Green White): it decides which
 # combination is tried first and which of two equal readings is kept (combine.py).
@@ -101,178 +102,9 @@ class HandFacts:
     def unique_wait(self) -> bool:
         """Did the 13-tile hand wait on the winning tile's kind only (rules.md §1.2)?"""
         if self._unique_wait is None:
-            self._unique_wait = _waits_only_on(self)
+            self._unique_wait = waits_only_on(self.closed, self.win, self.counts, len(self.hand.melds),
+                                              self.options.waits_count_exhausted_tiles)
         return self._unique_wait
-
-
-def _waits_only_on(facts: HandFacts) -> bool:
-    """decompose.waits(hand) == (winning,), computed suit by suit: the standard shape from
-    per-suit split tables cached on each suit's nine counts, the special shapes directly,
-    stopping at the first other wait. (tests/scoring/test_mcr_properties.py checks
-    `waits_of` against decompose.waits.)"""
-    closed = list(facts.closed)
-    closed[facts.win] -= 1
-    held = facts.counts
-    win = facts.win
-    ignore_exhausted = not facts.options.waits_count_exhausted_tiles
-    # held counts the winning tile too: a kind is exhausted by the 13 tiles when held - (i == win) >= 4
-    found = set(_standard_waits(closed))
-    if any(i != win and not (ignore_exhausted and held[i] >= 4) for i in found):
-        return False
-    if len(facts.hand.melds) <= 1:
-        found |= _special_waits(closed, len(facts.hand.melds))
-    if ignore_exhausted:
-        found = {i for i in found if held[i] - (i == win) < 4}
-    return found == {win}
-
-
-def waits_of(hand: Hand, count_exhausted: bool) -> tuple[str, ...]:
-    """decompose.waits, computed suit by suit (the fast path above, all waits)."""
-    closed = [0] * 34
-    for t in hand.concealed:
-        closed[INDEX[t]] += 1
-    found = set(_standard_waits(closed))
-    if len(hand.melds) <= 1:
-        found |= _special_waits(closed, len(hand.melds))
-    if not count_exhausted:
-        held = list(closed)
-        for m in hand.melds:
-            for t in m.tiles:
-                held[INDEX[t]] += 1
-        found = {i for i in found if held[i] < 4}
-    return tuple(PLAYING[i] for i in sorted(found))
-
-
-def _standard_waits(counts: list[int]) -> list[int]:
-    """Tiles that complete `counts` into sets and one pair."""
-    parts = [tuple(counts[a:b]) for a, b, _ in _PARTS]
-    status = [_part_status(part, honours) for part, (_, _, honours) in zip(parts, _PARTS)]
-    out = []
-    for p, (a, _, honours) in enumerate(_PARTS):
-        others = status[:p] + status[p + 1:]
-        if not all(others):
-            continue
-        others_plain = all(st & 1 for st in others)
-        pair_elsewhere = _one_pair_elsewhere(others)
-        for i, st in _part_growth(parts[p], honours):
-            if (st & 2 and others_plain) or (st & 1 and pair_elsewhere):
-                out.append(a + i)
-    return out
-
-
-def _special_waits(closed: list[int], n_melds: int) -> set[int]:
-    """Tiles that complete seven pairs, thirteen orphans, honours-and-knitted (no melds) or
-    a knitted straight + set + pair (at most one meld), as decompose.py defines them."""
-    out: set[int] = set()
-    present = 0
-    for i, n in enumerate(closed):
-        if n:
-            present |= 1 << i
-    if n_melds == 0:
-        odd = [i for i, n in enumerate(closed) if n % 2]
-        if len(odd) == 1:
-            out.add(odd[0])
-        if not present & ~_ORPHAN_MASK:
-            kinds = present.bit_count()
-            if kinds == 13:
-                out |= _ORPHANS
-            elif kinds == 12:
-                out |= _bits(_ORPHAN_MASK & ~present)
-        if max(closed) == 1:
-            for pattern in _KNITTED_MASKS:
-                if not present & ~(pattern | _HONOUR_MASK):
-                    out |= _bits((pattern | _HONOUR_MASK) & ~present)
-    for pattern, indices in zip(_KNITTED_MASKS, KNITTED_STRAIGHTS):
-        missing = pattern & ~present
-        if missing & (missing - 1):  # two or more knitted tiles missing
-            continue
-        rest = list(closed)
-        for i in indices:
-            if rest[i]:
-                rest[i] -= 1
-        if not missing:
-            out.update(_standard_waits(rest))
-        elif _is_standard(rest):
-            out.add(missing.bit_length() - 1)
-    return out
-
-
-def _bits(mask: int) -> set[int]:
-    return {i for i in range(34) if mask >> i & 1}
-
-
-def _is_standard(counts: list[int]) -> bool:
-    """Do `counts` split into sets and exactly one pair?"""
-    status = [_part_status(tuple(counts[a:b]), honours) for a, b, honours in _PARTS]
-    return _one_pair_elsewhere(status)
-
-
-_PARTS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
-
-
-def _one_pair_elsewhere(others) -> bool:
-    """One of the parts takes the pair, every other part splits into sets only."""
-    for j, st in enumerate(others):
-        if st & 2 and all(o & 1 for k, o in enumerate(others) if k != j):
-            return True
-    return False
-
-
-@cache
-def _part_growth(chunk: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
-    """(tile, status of the part with that tile added) for each tile that can join a set."""
-    out = []
-    for i in range(len(chunk)):
-        if _near(chunk, i, honours):
-            st = _part_status(chunk[:i] + (chunk[i] + 1,) + chunk[i + 1:], honours)
-            if st:
-                out.append((i, st))
-    return tuple(out)
-
-
-def _near(chunk, i: int, honours: bool) -> bool:
-    """A tile with no copy and no neighbour within two in its suit cannot join any set."""
-    if chunk[i]:
-        return True
-    if honours:
-        return False
-    return any(chunk[j] for j in range(max(0, i - 2), min(9, i + 3)))
-
-
-@cache
-def _part_status(chunk: tuple[int, ...], honours: bool) -> int:
-    """Bit 1: the tiles split into sets; bit 2: into sets and exactly one pair; 0: neither."""
-    return (1 if _splits(list(chunk), honours, False) else 0) | (2 if _splits(list(chunk), honours, True) else 0)
-
-
-def _splits(c: list[int], honours: bool, pair: bool) -> bool:
-    i = next((k for k, n in enumerate(c) if n), None)
-    if i is None:
-        return not pair
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _splits(c, honours, pair)
-        c[i] += 3
-        if ok:
-            return True
-    if pair and c[i] >= 2:
-        c[i] -= 2
-        ok = _splits(c, honours, False)
-        c[i] += 2
-        if ok:
-            return True
-    if not honours and i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-        ok = _splits(c, honours, pair)
-        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
-        return ok
-    return False
-
-
-_ORPHANS = frozenset((0, 8, 9, 17, 18, 26) + tuple(range(27, 34)))
-_ORPHAN_MASK = sum(1 << i for i in _ORPHANS)
-_HONOUR_MASK = sum(1 << i for i in range(27, 34))
-_KNITTED_MASKS = tuple(sum(1 << i for i in pattern) for pattern in KNITTED_STRAIGHTS)
 
 
 class Reading:
