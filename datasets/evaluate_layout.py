@@ -132,7 +132,6 @@ def compare(truth: dict, layout) -> dict[str, bool]:
 
 def detection_ok(truth: dict, found: Detections) -> bool:
     """Every labelled hand tile found with its class, nothing extra among the hand's tiles."""
-    names = class_names()
     hand = [t for t in truth["tiles"] if t.get("label") and t["group"] != "distractor"]
     labelled = [t for t in truth["tiles"] if t.get("label")]
     if not hand:
@@ -224,7 +223,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
                 real.update(f"detected_{k}" for k in levels if got_real[k])
             real.update(f"all_{k}" for k in levels if got_real[k])
     n = len(files)
-    share = lambda c, k, d: round(c[k] / d, 4) if d else None  # noqa: E731
+    share = lambda c, k, d: round(c[k] / d, 4) if d else None
     ms = np.array(seconds) * 1000
     out = {"scenes": n, "unreadable": perfect["unreadable"], "readable": perfect["n"],
            "perfect": {k: share(perfect, k, perfect["n"]) for k in levels},

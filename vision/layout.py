@@ -10,6 +10,7 @@ digit of a pung or kong) comes from perspective: near tiles look bigger.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from scoring.hand import Hand, format_hand
 from scoring.tiles import sort_key
 
-from . import geometry, grouping
+from . import geometry, grouping, sets
 from .bonus import bonus_tiles
 
 GROUP_KINDS = ("chow", "pung", "kong", "concealed_kong")
@@ -78,8 +79,8 @@ PERSPECTIVE = 0.04        # relative tile-size change across the hand that tells
 
 @dataclass(frozen=True)
 class _Candidate:
-    reading: "grouping.Reading"
-    frame: "geometry.RowFrame"
+    reading: grouping.Reading
+    frame: geometry.RowFrame
 
 
 def read_layout(detections) -> TableLayout:
@@ -113,7 +114,7 @@ def read_layout(detections) -> TableLayout:
     return _layout(best, [], detections)
 
 
-def _direction(r: "grouping.Reading", frame, codes: list[str], xyxy: np.ndarray) -> int:
+def _direction(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> int:
     """+1 when +u runs from the player's left to right (the player sits on the +v side),
     else -1. Votes, strongest first: concealed tiles are mostly sorted low to high from left
     to right, and a chow is laid so; a winning tile set apart lies right of the concealed
@@ -126,8 +127,8 @@ def _direction(r: "grouping.Reading", frame, codes: list[str], xyxy: np.ndarray)
         vote += 1.5 * np.sign(frame.u[r.winning] - mid)
     keys = [sort_key(codes[t]) for t in conc]
     if len(keys) >= 3:
-        up = sum(a < b for a, b in zip(keys, keys[1:]))
-        down = sum(a > b for a, b in zip(keys, keys[1:]))
+        up = sum(a < b for a, b in itertools.pairwise(keys))
+        down = sum(a > b for a, b in itertools.pairwise(keys))
         vote += 2.0 * (up - down) / (len(keys) - 1)
     for m in r.melds:  # a chow is laid low to high from the player's left
         if m.kind == "chow":
@@ -147,7 +148,7 @@ def _direction(r: "grouping.Reading", frame, codes: list[str], xyxy: np.ndarray)
     return -1 if vote < 0 else 1
 
 
-def _offer(m: "grouping.MeldChoice", codes: list[str], order: list[int]) -> int | None:
+def _offer(m: sets.MeldChoice, codes: list[str], order: list[int]) -> int | None:
     if m.claimed is None:
         return None
     claimed = m.tiles[m.claimed]
@@ -186,9 +187,9 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         order = ordered(m.tiles)
         offer = _offer(m, codes, order)
         if not m.hidden:
-            hand_melds.append(grouping.to_meld(m, codes, offer, promoted=m.stacked))
+            hand_melds.append(sets.to_meld(m, codes, offer, promoted=m.stacked))
         turned = {m.tiles[m.claimed]} if m.claimed is not None and \
-            grouping.soft_sideways(frame.sideways[m.tiles[m.claimed]]) >= 0.5 else set()
+            sets.soft_sideways(frame.sideways[m.tiles[m.claimed]]) >= 0.5 else set()
         meld_conf = float(min(conf[list(m.tiles)].min(), 1 / (1 + np.exp(-2 * m.score - 1))))
         laid = [_tile(t, codes, xyxy, conf, t in turned) for t in order]
         if m.stacked:  # the tile underneath is hidden: shown as a copy of the one on top
@@ -244,7 +245,7 @@ def _notation(c: _Candidate, codes: list[str], xyxy: np.ndarray) -> str | None:
     r = c.reading
     if not r.complete or any(m.hidden for m in r.melds):
         return None
-    melds = tuple(grouping.to_meld(m, codes, None if m.kind != "kong" else 1) for m in r.melds)
+    melds = tuple(sets.to_meld(m, codes, None if m.kind != "kong" else 1) for m in r.melds)
     concealed = list(r.concealed) + ([r.winning] if r.guessed else [])
     winning = r.winning if not r.guessed else concealed.pop()
     return format_hand(Hand(tuple(codes[t] for t in concealed), melds, codes[winning]))

@@ -14,8 +14,8 @@ from app.cli import main
 from scoring.tiles import VISION_CLASSES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "vision"))
-from layout_scenes import detections  # noqa: E402
-from vision_onnx_stub import write_stub_model  # noqa: E402
+from layout_scenes import detections
+from vision_onnx_stub import write_stub_model
 
 SIZE = 640
 HAND = ["4p5p6p7s8s9sN N", "1m^2m3m #EE# 3f"]

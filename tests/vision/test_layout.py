@@ -4,10 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
-
 from layout_scenes import detections, quads
+
 from scoring.hand import parse_hand
 from vision.detector import Detections
 from vision.layout import LaidMeld, TableLayout, read_layout
