@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from itertools import permutations, product
+from operator import itemgetter
 
 from .hand import Hand, Meld, MeldKind
 from .tiles import INDEX, PLAYING, format_tiles, is_terminal_or_honour
@@ -153,6 +154,7 @@ def _knitted_patterns():
 
 
 KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(_knitted_patterns())
+_KNITTED_GETTERS = tuple(itemgetter(*pattern) for pattern in KNITTED_STRAIGHTS)
 
 
 def _placements(shape: Shape, sets: tuple[TileSet, ...], winning: str | None) -> list[Decomposition]:
@@ -172,10 +174,15 @@ def _standard(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
     declared = tuple(meld_set(m) for m in hand.melds)
     out = []
     for split in _standard_splits(closed):
-        sets = declared + tuple(sorted((_tileset(k, i) for k, i in split),
-                                       key=lambda s: (s.kind is SetKind.PAIR, INDEX[s.tile], s.kind.value)))
+        # sets by (pair last, tile, chow before pung), ordered on the raw split (cheaper)
+        sets = declared + tuple(_tileset(k, i) for k, i in sorted(split, key=_split_order))
         out.extend(_placements(Shape.STANDARD, sets, hand.winning))
     return out
+
+
+def _split_order(item: tuple[str, int]) -> tuple[bool, int, str]:
+    kind, index = item
+    return kind == "q", index, kind
 
 
 def _seven_pairs(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
@@ -205,10 +212,12 @@ def _knitted_straight(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition
     if len(hand.melds) > 1:
         return []
     out = []
-    declared = tuple(meld_set(m) for m in hand.melds)
-    for pattern in KNITTED_STRAIGHTS:
-        if any(closed[i] == 0 for i in pattern):
+    declared = None
+    for pattern, tiles_of in zip(KNITTED_STRAIGHTS, _KNITTED_GETTERS):
+        if 0 in tiles_of(closed):  # a tile of this knitted straight is missing
             continue
+        if declared is None:
+            declared = tuple(meld_set(m) for m in hand.melds)
         rest = list(closed)
         for i in pattern:
             rest[i] -= 1
