@@ -1,8 +1,9 @@
 """Chinese Official / MCR scoring (rules.md §1): 81 green-book fans, 8-point minimum.
 
 Modules: `fans` (the declarative table), `predicates_tiles` / `predicates_sets` /
-`predicates_hand` (one predicate per fan), `view` (what predicates read), `combine` (the
-five combination principles, documented there), `evaluate` (every reading, best kept).
+`predicates_hand` (one predicate per fan), `view` (what predicates read), `waiting` (the
+waits of §1.2, suit by suit), `combine` (the five combination principles and the ranking
+of readings, documented there), `evaluate` (every reading, best kept).
 
 Presets: `wmo` = the seed / WMO reading (rules.md §1.6 defaults); `china` = the choices of
 PyMahjongGB 1.4.0 (Chinese common practice), with which this scorer agrees exactly

@@ -13,8 +13,9 @@
      b. a standard reading over Seven Pairs when they tie;
      c. a reading with Pure Triple Chow or Triple Pung over one without;
      d. the reading whose concealed sets come first in PyMahjongGB's division order
-        (sets sorted by tile in m-s-p-honour order, a pung before a chow on the same tile),
-        except that among the readings favoured by (b) or (c) the last one is kept;
+        (sets sorted by tile in m-s-p-honour order, a pung before a chow on the same tile);
+        but the last one in that order when the hand also reads as Seven Pairs, and among
+        the readings of (c) (PyMahjongGB's 2022/2023 preferences);
      e. for two placements of the winning tile in the same sets: Edge > Closed > Single.
    (c), (d) and (e) only choose between readings with the same total, so they never change
    the points; they make the fan list deterministic and equal to PyMahjongGB's.
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .fans import PUNG_OF_TERMINALS, Table
+from .fans import Table
 
 TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # three used + the free one
 PAIRS_OF_FOUR = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
@@ -218,5 +219,4 @@ class _Order:
         return other < self
 
 
-__all__ = ["PUNG_OF_TERMINALS", "apply_exclusions", "chow_combinations", "pung_combinations",
-           "rank_key", "single_pung_fans"]
+__all__ = ["apply_exclusions", "chow_combinations", "pung_combinations", "rank_key", "single_pung_fans"]
