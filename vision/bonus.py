@@ -7,19 +7,21 @@ near the hand (box-to-box distance in tile sizes), in line with one of its rows 
 across the rows to the nearest hand tile), beyond the end of the hand, looking like the
 nearest hand tiles (box aspect and size, which a tile turned another way does not share),
 and being more than one tile. The weights are a logistic fit on development scenes
-(datasets/evaluate_layout.py, two seeds, each checked on the other) rounded to plain values.
+(datasets/evaluate_layout.py, three seeds, each checked on the other two) rounded to plain
+values. Distances are measured in the size of the tiles concerned: far tiles look smaller,
+and so do the gaps between them.
 """
 from __future__ import annotations
 
 import numpy as np
 
-LINK = 1.2          # bonus tiles closer than this (in tile sizes) are one group
-BASE = 3.6
+LINK = 1.0          # bonus tiles closer than this (in the smaller one's size) are one group
+BASE = 3.75
 PER_DISTANCE = 0.5  # per tile size of distance from the hand
 PER_ASPECT = 0.4    # per unit of |log aspect| difference from the nearest hand tiles
-PER_SIZE = 0.2      # per unit of |log size| difference
-GROUP = 1.3         # two or more tiles set aside together
-PER_OFF_LINE = 1.55  # per tile size across the rows from the nearest hand tile (up to 3)
+PER_SIZE = 0.1      # per unit of |log size| difference
+GROUP = 1.25        # two or more tiles set aside together
+PER_OFF_LINE = 1.5  # per tile size across the rows from the nearest hand tile (up to 3)
 BEYOND = 1.15       # past the end of the hand along its rows
 
 
@@ -56,9 +58,9 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: floa
     fsize = np.sqrt(np.prod(fb[:, 2:] - fb[:, :2], axis=1)).clip(1e-3)
     haspect = np.log((hb[:, 2] - hb[:, 0]).clip(1e-3) / (hb[:, 3] - hb[:, 1]).clip(1e-3))
     faspect = np.log((fb[:, 2] - fb[:, 0]).clip(1e-3) / (fb[:, 3] - fb[:, 1]).clip(1e-3))
-    unit = float(np.median(hsize))
     to_hand = _gaps(fb, hb)
     nearest = np.argsort(to_hand, axis=1)[:, :3]
+    local = np.minimum(fsize, np.median(hsize[nearest], axis=1))  # far tiles look smaller
     aspect = np.abs(faspect - np.median(haspect[nearest], axis=1))
     size = np.abs(np.log(fsize / np.median(hsize[nearest], axis=1)))
     along = np.array([np.cos(angle), np.sin(angle)])
@@ -68,10 +70,11 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: floa
     hu, hv = (hc - mid) @ along, (hc - mid) @ across
     fu, fv = (fc - mid) @ along, (fc - mid) @ across
     kept, scores = [], {}
-    for group in _groups(_gaps(fb, fb) / unit < LINK):
-        off_line = min(3.0, float(np.abs(fv[group][:, None] - hv[None, :]).min()) / unit)
+    for group in _groups(_gaps(fb, fb) / np.minimum(fsize[:, None], fsize[None, :]) < LINK):
+        off_line = min(3.0, float((np.abs(fv[group][:, None] - hv[None, :]) / local[group][:, None]).min()))
         beyond = float(np.abs(fu[group]).min() > np.abs(hu).max())
-        score = BASE - PER_DISTANCE * to_hand[group].min() / unit - PER_ASPECT * aspect[group].mean() \
+        distance = float((to_hand[group].min(axis=1) / local[group]).min())
+        score = BASE - PER_DISTANCE * distance - PER_ASPECT * aspect[group].mean() \
             - PER_SIZE * size[group].mean() + GROUP * (len(group) >= 2) - PER_OFF_LINE * off_line \
             + BEYOND * beyond
         for k in group:
