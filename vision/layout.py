@@ -74,6 +74,7 @@ class TableLayout:
 
 MAX_CLUSTERS = 6          # clusters tried, biggest first (the rest are ignored)
 MIN_HAND_TILES = 12       # 14 tiles, less kongs shown as three with the fourth on top
+WIDE_LINK = 4.5           # cluster link of the second look when the first finds no hand
 PERSPECTIVE = 0.04        # relative tile-size change across the hand that tells near from far
 
 
@@ -91,16 +92,20 @@ def read_layout(detections) -> TableLayout:
     xyxy = np.asarray(detections.xyxy, np.float64)
     found: list[_Candidate] = []
     frames: list[geometry.RowFrame] = []
-    for index in geometry.clusters(xyxy)[:MAX_CLUSTERS]:
-        playing = sum(codes[t][1] != "f" for t in index)
-        if frames and playing < MIN_HAND_TILES:
-            continue  # too few tiles for a hand (a kong on top hides one; bonus tiles don't count)
-        base = geometry.row_angle(xyxy, index)
-        for angle in (base, base + np.pi / 2):
-            frame = geometry.frame(xyxy, index, angle, codes=codes)
-            frames.append(frame)
-            if playing >= MIN_HAND_TILES:
-                found.extend(_Candidate(r, frame) for r in grouping.search(frame, codes))
+    for link in (geometry.CLUSTER_LINK, WIDE_LINK):  # sets laid far from the rest: look wider
+        seen = {tuple(f.index) for f in frames}
+        for index in geometry.clusters(xyxy, link)[:MAX_CLUSTERS]:
+            playing = sum(codes[t][1] != "f" for t in index)
+            if tuple(index) in seen or (frames and playing < MIN_HAND_TILES):
+                continue  # too few tiles for a hand (a kong on top hides one; bonus tiles don't count)
+            base = geometry.row_angle(xyxy, index)
+            for angle in (base, base + np.pi / 2):
+                frame = geometry.frame(xyxy, index, angle, codes=codes)
+                frames.append(frame)
+                if playing >= MIN_HAND_TILES:
+                    found.extend(_Candidate(r, frame) for r in grouping.search(frame, codes))
+        if found:
+            break
     fallbacks = [] if found else [
         _Candidate(plain, frame) for frame in frames
         if (plain := grouping.fallback(frame, codes)) is not None]
