@@ -1,9 +1,9 @@
 """Photo in, tiles out: decode, detect, refine, with the boxes in full-resolution pixels.
 
 `TileReader` holds the detector session and the refiner, so a batch of photos pays the
-model loading once. Without a crop classifier the JPEG is decoded at reduced scale (the
-detector sees 640 pixels anyway), which is what keeps a 12 MP photo far under 300 ms; a
-crop classifier needs full resolution, so then the photo is decoded whole.
+model loading once. The JPEG is decoded at reduced scale, which is what keeps a 12 MP photo
+under 300 ms: without a crop classifier the detector's 640 pixels are enough; a refiner says
+how many it needs in `decode_min_side` (None: the whole photo).
 """
 from __future__ import annotations
 
@@ -41,9 +41,10 @@ class TileReader:
     def read(self, source) -> PhotoReading:
         """Read one photo (path or bytes); raises `ImageError` for a bad file."""
         start = time.perf_counter()
-        reduced = isinstance(self.refiner, PassThrough)
+        wanted = getattr(self.refiner, "decode_min_side", None)  # None: full resolution
         photo = load_photo(source, max_pixels=self.max_pixels,
-                           min_side=min(self.detector.imgsz) if reduced else None)
+                           min_side=None if wanted is None
+                           else max(min(self.detector.imgsz), wanted))
         found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
                                      agnostic=self.agnostic)
         found = self.refiner.refine(photo.rgb, found)

@@ -2,12 +2,18 @@
 
 At 640 input a tile of a hand photo is about 35 pixels wide, where 7p/8p/9p and the flowers
 blur together; a crop classifier sees it at full resolution. The stage is optional and kept
-only if it measures better (models/README.md records the decision and the numbers).
+only if it measures better (models/README.md, "Crop classifier", records the decision and
+the numbers).
 
-Decision so far: NOT KEPT: no crop classifier has been trained yet, so `default_refiner()`
-returns `PassThrough`, which changes nothing. `CropClassifier` is the ONNX-backed reader
-for when one exists (an ultralytics classification export: input (1, 3, S, S) RGB in 0..1,
-output (1, nc) probabilities, `names` in the metadata, the same names as the detector).
+`CropClassifier` is the ONNX-backed reader (datasets/train_classifier.py trains it,
+datasets/export_classifier.py exports it): input (N, 3, S, S) RGB in 0..1, output (N, nc)
+probabilities, `names` in the metadata, the same names as the detector. Each box is cut by
+`square_crop`, the one function that training uses too, so the classifier sees at run time
+exactly what it saw in training. All crops of a photo go through one ONNX call.
+
+`decode_min_side` tells the pipeline how small the photo may be decoded: a crop classifier
+does not need a 12 MP decode (a third of a second here); half scale keeps a hand's tiles at
+75 pixels or more, above the classifier's input size.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from vision.detector import REPO_ROOT, Detections, _cpu_count, parse_names
 
 DEFAULT_CLASSIFIER_PATH = REPO_ROOT / "models" / "tile_classifier.onnx"
 CROP_MARGIN = 0.08  # of the box size: a little table around the tile, as in training crops
+DECODE_MIN_SIDE = 1200  # a 12 MP JPEG decodes at 1/2 scale (2000 x 1500)
 
 
 class Refiner(Protocol):
@@ -32,19 +39,41 @@ class Refiner(Protocol):
 class PassThrough:
     """The refiner that keeps the detector's reading."""
 
+    decode_min_side = 0  # the detector's input size is enough
+
     def refine(self, rgb: np.ndarray, detections: Detections) -> Detections:
         return detections
 
 
+def square_crop(rgb: np.ndarray, box, size: int, margin: float = CROP_MARGIN) -> np.ndarray:
+    """(size, size, 3) uint8: the box widened by `margin` of its size on each side, clipped
+    to the image and squashed square (INTER_AREA to shrink, INTER_LINEAR to enlarge)."""
+    height, width = rgb.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in box)
+    mx, my = (x2 - x1) * margin, (y2 - y1) * margin
+    left, top = int(np.floor(max(0.0, x1 - mx))), int(np.floor(max(0.0, y1 - my)))
+    right = int(np.ceil(min(float(width), x2 + mx)))
+    bottom = int(np.ceil(min(float(height), y2 + my)))
+    if right - left < 2 or bottom - top < 2:
+        return np.zeros((size, size, 3), np.uint8)
+    crop = rgb[top:bottom, left:right]
+    shrink = crop.shape[0] > size and crop.shape[1] > size
+    return cv2.resize(crop, (size, size),
+                      interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+
+
 class CropClassifier:
-    """An ONNX crop classifier that overrides the detector's class when more confident."""
+    """An ONNX crop classifier that overrides the detector's class when it is more confident
+    (its probability at least `min_confidence` and above the detector's score)."""
 
     def __init__(self, model_path: str | os.PathLike = DEFAULT_CLASSIFIER_PATH,
-                 min_confidence: float = 0.5) -> None:
+                 min_confidence: float = 0.5, threads: int | None = None,
+                 decode_min_side: int | None = DECODE_MIN_SIDE) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = _cpu_count()
+        options.intra_op_num_threads = threads or _cpu_count()
+        options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(model_path), sess_options=options,
                                             providers=["CPUExecutionProvider"])
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -52,37 +81,36 @@ class CropClassifier:
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         self.size = int(model_input.shape[-1])
+        self.margin = float(meta.get("crop_margin", CROP_MARGIN))
         self.min_confidence = min_confidence
+        self.decode_min_side = decode_min_side
 
     def crops(self, rgb: np.ndarray, detections: Detections) -> np.ndarray:
-        """(N, 3, S, S) float32 crops, each box widened by CROP_MARGIN and squashed square."""
-        height, width = rgb.shape[:2]
-        batch = np.zeros((len(detections), 3, self.size, self.size), np.float32)
-        for i, (x1, y1, x2, y2) in enumerate(detections.xyxy):
-            mx, my = (x2 - x1) * CROP_MARGIN, (y2 - y1) * CROP_MARGIN
-            left, top = int(max(0, x1 - mx)), int(max(0, y1 - my))
-            right, bottom = int(min(width, x2 + mx + 1)), int(min(height, y2 + my + 1))
-            if right - left < 2 or bottom - top < 2:
-                continue
-            crop = cv2.resize(rgb[top:bottom, left:right], (self.size, self.size),
-                              interpolation=cv2.INTER_AREA)
-            batch[i] = crop.transpose(2, 0, 1) / 255.0
-        return batch
+        """(N, 3, S, S) float32 RGB in 0..1, one `square_crop` per box."""
+        batch = np.empty((len(detections), self.size, self.size, 3), np.uint8)
+        for i, box in enumerate(detections.xyxy):
+            batch[i] = square_crop(rgb, box, self.size, self.margin)
+        return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), np.float32) * (1.0 / 255.0)
+
+    def probabilities(self, rgb: np.ndarray, detections: Detections) -> np.ndarray:
+        """(N, nc) class probabilities of each box, all crops in one ONNX call."""
+        if len(detections) == 0:
+            return np.zeros((0, len(self.names)), np.float32)
+        return self.session.run(None, {self.input_name: self.crops(rgb, detections)})[0]
 
     def refine(self, rgb: np.ndarray, detections: Detections) -> Detections:
         if len(detections) == 0:
             return detections
         if tuple(self.names) != tuple(detections.names):
             raise ValueError("crop classifier and detector disagree on class names")
-        batch = self.crops(rgb, detections)
-        probs = np.concatenate([self.session.run(None, {self.input_name: batch[i:i + 1]})[0]
-                                for i in range(len(batch))])
+        probs = self.probabilities(rgb, detections)
         best = probs.argmax(axis=1)
         best_p = probs[np.arange(len(best)), best].astype(np.float32)
         take = (best_p >= self.min_confidence) & (best_p > detections.confidence)
         class_id = np.where(take, best, detections.class_id)
-        confidence = np.where(take, best_p, detections.confidence)
-        return Detections(detections.xyxy, class_id, confidence, detections.names)
+        # The confidence stays the detector's: it says whether a tile is there, and the
+        # operating threshold is applied to it (a sure crop of a doubtful box is no tile).
+        return Detections(detections.xyxy, class_id, detections.confidence, detections.names)
 
 
 def default_refiner(classifier_path: str | os.PathLike | None = None) -> Refiner:

@@ -1,0 +1,124 @@
+"""The second stage: the shared crop function, the ONNX crop classifier (on a tiny model that
+reads a crop's mean colour), its decision rule, one batched call, and the decode scale."""
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from PIL import Image
+from vision_onnx_stub import write_stub_model
+
+from vision.detector import Detections
+from vision.pipeline import TileReader
+from vision.refine import CROP_MARGIN, CropClassifier, PassThrough, square_crop
+
+NAMES = ["a", "b", "c"]  # a = red, b = green, c = blue
+
+
+def write_colour_classifier(path, size: int = 8, names=NAMES, margin: float | None = None):
+    """probabilities = softmax(20 * mean RGB of the crop): the class is the dominant colour."""
+    weight = numpy_helper.from_array(np.eye(3, dtype=np.float32) * 20.0, name="weight")
+    nodes = [helper.make_node("ReduceMean", ["images"], ["mean"], axes=[2, 3], keepdims=0),
+             helper.make_node("MatMul", ["mean", "weight"], ["logits"]),
+             helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1)]
+    graph = helper.make_graph(
+        nodes, "colour",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size, size])],
+        [helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["batch", 3])],
+        initializer=[weight])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    props = {"names": str({i: n for i, n in enumerate(names)}), "imgsz": str([size, size])}
+    if margin is not None:
+        props["crop_margin"] = str(margin)
+    helper.set_model_props(model, props)
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+    return path
+
+
+def photo_with_tiles() -> np.ndarray:
+    rgb = np.full((100, 200, 3), 128, np.uint8)
+    rgb[20:60, 10:40] = (255, 0, 0)     # a red tile
+    rgb[20:60, 100:130] = (0, 0, 255)   # a blue tile
+    return rgb
+
+
+@pytest.mark.parametrize("box, margin, expect_region", [
+    ((10, 20, 40, 60), 0.0, (20, 60, 10, 40)),
+    ((10, 20, 40, 60), 0.1, (16, 64, 7, 43)),       # 3 px and 4 px of table around
+    ((-5, -5, 20, 20), 0.0, (0, 20, 0, 20)),        # clipped to the photo
+])
+def test_square_crop_cuts_the_widened_box_and_squashes_it_square(box, margin, expect_region):
+    rgb = np.random.default_rng(0).integers(0, 255, (100, 200, 3), dtype=np.uint8)
+    crop = square_crop(rgb, box, 16, margin)
+    top, bottom, left, right = expect_region
+    assert crop.shape == (16, 16, 3) and crop.dtype == np.uint8
+    import cv2
+    want = rgb[top:bottom, left:right]
+    interp = cv2.INTER_AREA if min(want.shape[:2]) > 16 else cv2.INTER_LINEAR
+    np.testing.assert_array_equal(crop, cv2.resize(want, (16, 16), interpolation=interp))
+
+
+def test_square_crop_of_a_box_outside_the_photo_is_blank():
+    assert not square_crop(np.full((10, 10, 3), 255, np.uint8), (20, 20, 30, 30), 8).any()
+
+
+def test_classifier_reads_its_metadata(tmp_path):
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "c.onnx", margin=0.05))
+    assert classifier.names == tuple(NAMES) and classifier.size == 8
+    assert classifier.margin == 0.05
+    plain = CropClassifier(write_colour_classifier(tmp_path / "d.onnx"))
+    assert plain.margin == CROP_MARGIN
+
+
+def test_refine_overrides_an_unsure_detector_and_keeps_a_surer_one(tmp_path):
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "c.onnx"), min_confidence=0.5)
+    found = Detections([[10, 20, 40, 60], [100, 20, 130, 60]], [1, 1], [0.4, 0.4], NAMES)
+    refined = classifier.refine(photo_with_tiles(), found)
+    assert refined.codes == ["a", "c"]
+    np.testing.assert_array_equal(refined.confidence, found.confidence)  # the detector's
+    np.testing.assert_array_equal(refined.xyxy, found.xyxy)
+    sure = Detections(found.xyxy, [1, 1], [1.0, 1.0], NAMES)
+    assert classifier.refine(photo_with_tiles(), sure).codes == ["b", "b"]
+
+
+def test_refine_ignores_a_classifier_below_its_minimum(tmp_path):
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "c.onnx"), min_confidence=0.5)
+    grey = Detections([[150, 70, 190, 95]], [2], [0.1], NAMES)  # grey table: 1/3 each
+    assert classifier.refine(photo_with_tiles(), grey).codes == ["c"]
+
+
+def test_all_crops_of_a_photo_go_through_one_onnx_call(tmp_path):
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "c.onnx"))
+    calls = []
+    run = classifier.session.run
+    classifier.session = type("Counting", (), {"run": lambda self, *a: calls.append(
+        a[1][classifier.input_name].shape) or run(*a)})()
+    found = Detections([[10, 20, 40, 60]] * 5, [0] * 5, [0.2] * 5, NAMES)
+    classifier.refine(photo_with_tiles(), found)
+    assert calls == [(5, 3, 8, 8)]
+    assert classifier.refine(photo_with_tiles(), Detections.empty(NAMES)).codes == []
+
+
+def test_refine_refuses_other_class_names(tmp_path):
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "c.onnx"))
+    with pytest.raises(ValueError, match="class names"):
+        classifier.refine(photo_with_tiles(), Detections([[0, 0, 5, 5]], [0], [0.5], ["x"]))
+
+
+@pytest.mark.parametrize("refiner_kind, min_short_side", [("none", 64), ("classifier", 1200)])
+def test_photo_is_decoded_as_small_as_the_refiner_allows(tmp_path, refiner_kind, min_short_side):
+    detector = write_stub_model(tmp_path / "stub.onnx",
+                                np.array([[[16, 24, 32, 40, 0.9, 1]]], np.float32),
+                                imgsz=(64, 64), names=NAMES)
+    refiner = (CropClassifier(write_colour_classifier(tmp_path / "c.onnx"))
+               if refiner_kind == "classifier" else PassThrough())
+    photo = tmp_path / "big.jpg"
+    Image.new("RGB", (4000, 3000), (200, 30, 30)).save(photo, quality=80)
+    reading = TileReader(detector, refiner=refiner).read(photo)
+    short = min(reading.photo.rgb.shape[:2])
+    assert min_short_side <= short < 3000  # reduced, never below what the stage needs
+    assert (reading.photo.width, reading.photo.height) == (4000, 3000)
+    assert reading.detections.codes == (["a"] if refiner_kind == "classifier" else ["b"])
