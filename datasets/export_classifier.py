@@ -1,0 +1,89 @@
+"""Export the trained crop classifier to ONNX for `vision.refine.CropClassifier` (.venv-train).
+
+    .venv-train/bin/python -m datasets.export_classifier --run cache/classifier_run \\
+        [--out models/tile_classifier.onnx]
+
+Takes the moving-average weights of RUN/last.pt and writes a model with input `images`
+(N, 3, S, S) RGB in 0..1 (N dynamic: all crops of a photo in one call) and output
+`probabilities` (N, 43). Opset 17 (onnxruntime >= 1.17). Metadata in the ultralytics
+format that `vision.detector.parse_names` reads: `names` ("{0: '1m', ...}", checked against
+datasets/classes.yaml), `imgsz` ("[S, S]"), and `crop_margin`, `task`, `seed`, `steps`,
+`train_minutes`, `data`. Checks that onnxruntime (when installed) gives what torch gives.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from datasets.classes import class_names
+from datasets.train_classifier import REPO, Probabilities, TileNet
+
+MAX_MODEL_BYTES = 30 * 1024 * 1024
+OPSET = 17
+
+
+def export(ckpt_path: Path, out: Path) -> dict:
+    state = torch.load(ckpt_path, weights_only=False, map_location="cpu")
+    names = state["names"]
+    if list(names) != list(class_names()):
+        raise SystemExit(f"{ckpt_path}: class names differ from datasets/classes.yaml")
+    net = TileNet(len(names))
+    net.load_state_dict(state["ema"])
+    model = Probabilities(net).eval()
+    size = int(state["size"])
+    example = torch.rand(2, 3, size, size)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (example,), str(out), input_names=["images"],
+                      output_names=["probabilities"], opset_version=OPSET,
+                      dynamic_axes={"images": {0: "batch"}, "probabilities": {0: "batch"}},
+                      dynamo=False)
+    import onnx
+    proto = onnx.load(str(out))
+    args = state["args"]
+    data = [(f"rendered: training designs of the art cache + {args['bonus_sets']} procedural "
+             "bonus sets")]
+    if args.get("scenes"):
+        data.append(f"synthetic training scenes ({Path(args['scenes']).name})")
+    if args.get("camerash"):
+        data.append("Camerash photos of the sets not held out")
+    meta = {"names": str({i: n for i, n in enumerate(names)}), "imgsz": str([size, size]),
+            "crop_margin": str(state["margin"]), "task": "classify",
+            "description": "mahjong-lens tile crop classifier (TileNet, datasets/train_classifier.py)",
+            "seed": str(args["seed"]), "steps": str(state["step"]),
+            "train_minutes": f"{state['elapsed'] / 60:.1f}", "data": "; ".join(data)}
+    onnx.helper.set_model_props(proto, meta)
+    onnx.checker.check_model(proto)
+    onnx.save(proto, str(out))
+    if out.stat().st_size > MAX_MODEL_BYTES:
+        raise SystemExit(f"{out}: over the 30 MB limit")
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return meta
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"images": example.numpy()})[0]
+    with torch.no_grad():
+        want = model(example).numpy()
+    if not np.allclose(got, want, atol=1e-4):
+        raise SystemExit(f"{out}: onnxruntime and torch disagree")
+    return meta
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--run", type=Path, default=REPO / "cache" / "classifier_run")
+    parser.add_argument("--out", type=Path, default=REPO / "models" / "tile_classifier.onnx")
+    args = parser.parse_args(argv)
+    meta = export(args.run / "last.pt", args.out)
+    print(json.dumps({k: v for k, v in meta.items() if k != "names"}, indent=1))
+    print(f"wrote {args.out} ({args.out.stat().st_size / 2**20:.2f} MiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
