@@ -1,7 +1,11 @@
 """Measure the detector (with its refiner) as the user meets it: photo files in, tiles out.
 
     python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash] \
-        [--model models/detector.onnx] [--json cache/eval.json] [--limit N]
+        [--model models/detector.onnx] [--json cache/eval.json] [--limit N] \
+        [--classifier models/tile_classifier.onnx [--min-confidence 0.5]]
+
+With `--classifier`, the crop classifier of vision/refine.py re-reads every detection (the
+second stage); without it, the detector's reading is measured alone.
 
 Two test sets: synthetic scenes drawn with tile designs never used in training (YOLO labels
 beside the images), and the held-out Camerash photos with the boxes of
@@ -272,10 +276,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
     parser.add_argument("--limit", type=int, default=0, help="at most this many synthetic scenes")
     parser.add_argument("--json", type=Path, help="write the report here")
+    parser.add_argument("--classifier", type=Path, help="crop classifier ONNX: refine with it")
+    parser.add_argument("--min-confidence", type=float, default=0.5,
+                        help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
-    reader = TileReader(args.model or DEFAULT_MODEL_PATH, conf=MAP_CONF)
+    from vision.refine import CropClassifier
+    refiner = (CropClassifier(args.classifier, min_confidence=args.min_confidence)
+               if args.classifier else None)
+    reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]
@@ -288,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     if not reports:
         parser.error("give --synth and/or --camerash")
     if args.json:
-        args.json.write_text(json.dumps({"model": str(reader.detector.path), "reports": reports},
-                                        indent=1) + "\n")
+        args.json.write_text(json.dumps({"model": str(reader.detector.path),
+                                         "classifier": str(args.classifier or ""),
+                                         "reports": reports}, indent=1) + "\n")
     return 0
 
 
