@@ -11,7 +11,7 @@ digit of a pung or kong) comes from perspective: near tiles look bigger.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -74,6 +74,7 @@ class TableLayout:
 
 MAX_CLUSTERS = 6          # clusters tried, biggest first (the rest are ignored)
 MIN_HAND_TILES = 12       # 14 tiles, less kongs shown as three with the fourth on top
+DOUBTFUL = 0.5            # detections under this confidence may be left out to complete a hand
 WIDE_LINK = 4.5           # cluster link of the second look when the first finds no hand
 PERSPECTIVE = 0.04        # relative tile-size change across the hand that tells near from far
 
@@ -85,7 +86,22 @@ class _Candidate:
 
 
 def read_layout(detections) -> TableLayout:
-    """The hand in a photo's detections (vision.detector.Detections)."""
+    """The hand in a photo's detections (vision.detector.Detections). When they make no
+    complete hand, it tries once more without the doubtful ones (a stray box in a row
+    breaks the count)."""
+    layout = _read(detections)
+    doubtful = np.asarray(detections.confidence) < DOUBTFUL
+    if layout.notation is None and doubtful.any() and not doubtful.all():
+        second = _read(detections.select(~doubtful))
+        if second.notation is not None:
+            left = [_tile(t, list(detections.codes), np.asarray(detections.xyxy, np.float64),
+                          np.asarray(detections.confidence)) for t in np.flatnonzero(doubtful)]
+            return replace(second, ignored=second.ignored + tuple(left), notes=second.notes + (
+                f"{len(left)} doubtful tiles left out to make a complete hand",))
+    return layout
+
+
+def _read(detections) -> TableLayout:
     codes = list(detections.codes)
     if not codes:
         return TableLayout(concealed=(), notes=("no tiles found",))

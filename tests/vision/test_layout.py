@@ -84,6 +84,15 @@ def test_a_stacked_kong_lists_the_hidden_tile():
     assert kong.promoted and kong.offer == 2 and [t.code for t in kong.tiles] == ["9p"] * 4
 
 
+def test_a_doubtful_stray_tile_is_left_out_to_complete_the_hand():
+    found = detections(["4p5p6p7s8s9sN9sN", "1m^2m3m E^EE"])
+    conf = found.confidence.copy()
+    conf[7] = 0.3  # the stray 9s inside the concealed row
+    layout = read_layout(Detections(found.xyxy, found.class_id, conf, found.names))
+    assert layout.notation == "[123m1][EEE1]456p789sNN"
+    assert any("doubtful" in n for n in layout.notes) and any(abs(t.confidence - 0.3) < 1e-6 for t in layout.ignored)
+
+
 def test_no_tiles():
     names = tuple(f"{n}m" for n in range(1, 10))
     layout = read_layout(Detections.empty(names))
