@@ -2,11 +2,16 @@
 exposed melds, concealed kongs, bonus tiles set aside, and the winning-tile candidate.
 
 The types here are the boundary between recognition and the page (design.md). `read_layout`
-is the entry point: tiles are clustered (vision.geometry), each cluster is read in the row
-frame of both axes its neighbour vectors allow, every complete reading of the hand is
-scored on geometry (vision.grouping), and the best one wins; the rejected ones are named
-in `notes` and `alternatives`. Which end of a row is the player's left (it sets the offer
-digit of a pung or kong) comes from perspective: near tiles look bigger.
+is the entry point. Tiles are clustered (vision.geometry); each cluster big enough for a
+hand is read in the row frame of both axes its neighbour vectors allow (rows, segments,
+turned and stacked tiles); every complete reading of the hand is scored on geometry
+(vision.grouping, with vision.sets reading the declared sets and scoring.decompose telling
+complete from not) and the best one wins; the runners-up are named in `notes` and
+`alternatives`. Bonus tiles are chosen photo-wide (vision.bonus). Which end of a row is the
+player's left, which sets the order of tiles, the offer digit of a pung or kong and the
+guessed winning tile, is voted by plain clues (`_direction`). With no complete reading the
+layout is still filled (the longest row concealed, readable sets near it as melds) so that
+the page can be corrected, and `notation` is None.
 """
 from __future__ import annotations
 
