@@ -164,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val", type=Path, help="synth output folder, held-out designs")
     parser.add_argument("--run", type=Path, default=REPO / "cache" / "detector_run",
                         help="run folder: dataset copy, weights, logs")
-    parser.add_argument("--model", default="yolo11n.yaml", help="architecture yaml")
+    parser.add_argument("--model", default="yolo11n.yaml",
+                        help="architecture yaml, or a .pt to start from its weights (a new run "
+                             "that continues a finished one, e.g. models/checkpoints/detector_last.pt)")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--hours", type=float, default=0.0,
                         help="wall-time budget; the schedule is fitted to it (0 = use epochs)")
