@@ -48,7 +48,8 @@ def _groups(near: np.ndarray) -> list[np.ndarray]:
 def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: float = 0.0
                 ) -> tuple[list[int], dict[int, float]]:
     """Indices of the hand's bonus tiles and a score per bonus tile (>0: kept); `angle` is
-    the direction of the hand's rows in the photo (radians)."""
+    the direction of the hand's rows in the photo (radians), used when the hand's own long
+    axis cannot be had."""
     candidates = [i for i, c in enumerate(codes) if c[1] == "f"]
     if not candidates or not hand:
         return [], {}
@@ -63,10 +64,13 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: floa
     local = np.minimum(fsize, np.median(hsize[nearest], axis=1))  # far tiles look smaller
     aspect = np.abs(faspect - np.median(haspect[nearest], axis=1))
     size = np.abs(np.log(fsize / np.median(hsize[nearest], axis=1)))
-    along = np.array([np.cos(angle), np.sin(angle)])
-    across = np.array([-np.sin(angle), np.cos(angle)])
     hc, fc = (hb[:, :2] + hb[:, 2:]) / 2, (fb[:, :2] + fb[:, 2:]) / 2
     mid = hc.mean(axis=0)
+    if len(hc) >= 3:  # the hand's long axis: its rows, as perspective shows them here
+        along = np.linalg.svd(hc - mid, full_matrices=False)[2][0]
+    else:
+        along = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-along[1], along[0]])
     hu, hv = (hc - mid) @ along, (hc - mid) @ across
     fu, fv = (fc - mid) @ along, (fc - mid) @ across
     kept, scores = [], {}
