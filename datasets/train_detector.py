@@ -198,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         YOLO(args.model).train(
             data=str(data_yaml), epochs=args.epochs, time=args.hours or None,
             imgsz=args.imgsz, batch=args.batch, device="cpu", workers=0, seed=args.seed,
-            deterministic=True, pretrained=False, amp=False, plots=False,
+            deterministic=True, amp=False,
+            # start from a .pt's weights (a previous run); a .yaml starts from scratch
+            pretrained=args.model if str(args.model).endswith(".pt") else False, plots=False,
             optimizer="AdamW", lr0=args.lr0, warmup_epochs=1, cos_lr=False,
             fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=2, degrees=0.0,
             save_period=1, patience=1000, project=str(args.run.resolve()), name="train",
