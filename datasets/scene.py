@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .art.atlas import load_faces, load_meta
+from .art.atlas import list_designs, load_faces, load_meta
 from .camera import make_camera
 from .classes import TILE_CODES, class_index
 from .designs import sample_design
@@ -111,8 +111,7 @@ def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280,
         dsg = t.design
         meta = load_meta(dsg, root)
         if t.code not in meta["present"]:   # a class the set lacks: borrow it from the main design
-            dsg = design if t.code in load_meta(design, root)["present"] else next(
-                n for n in names if t.code in load_meta(n, root)["present"])
+            dsg = design if t.code in load_meta(design, root)["present"] else _lender(t.code, names, root)
             t.design = dsg
         key = (dsg, t.code, int(target_h // 8))
         if key not in cache:
@@ -203,3 +202,13 @@ def _depth_mask(cam, rng) -> np.ndarray:
     focus = float(np.median(dist))
     m = np.clip((dist / focus - 1.1) / 0.6, 0, 1).astype(np.float32)
     return cv2.resize(m, (cam.width, cam.height), interpolation=cv2.INTER_LINEAR)
+
+
+def _lender(code: str, names: list[str], root) -> str:
+    """A design that has `code`: one of the run's designs if any has it, else any design in
+    the cache (the truth JSON records which), so a narrow --designs choice never aborts a run."""
+    for pool in (names, list_designs(root)):
+        for n in pool:
+            if code in load_meta(n, root)["present"]:
+                return n
+    raise ValueError(f"no design in the art cache has a face for {code}; run datasets/install_art.sh")
