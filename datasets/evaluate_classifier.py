@@ -2,7 +2,7 @@
 
     python -m datasets.evaluate_classifier [--model models/tile_classifier.onnx] \\
         [--camerash ../shared/data/camerash] [--synth cache/synth_val] [--rendered 20] \\
-        [--timing PHOTO.jpg] [--json cache/classifier_eval.json]
+        [--paired [--paired-conf 0.001]] [--timing PHOTO.jpg] [--json cache/classifier_eval.json]
 
 Test sets (every one is outside training):
 - `camerash-box`: the held-out Camerash photos (HELD_OUT_SETS), each labelled box cut by
@@ -15,6 +15,9 @@ Test sets (every one is outside training):
 Reported: accuracy overall, on the 34 suit and honour tiles, on the 8 bonus tiles, per
 class, and the most common confusions.
 
+`--paired` runs the detector on the held-out photos and scenes and compares, detection by
+detection, its class with the refined class (the refiner moves no box and keeps the score,
+so the pairs are the same): which tiles the refiner fixes and which it breaks.
 `--timing PHOTO` reads the photo (e.g. a 12 MP JPEG) with the detector alone and with the
 detector and this classifier: median seconds of decode + detect + refine over `--repeat`.
 """
@@ -103,12 +106,13 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
     return sets
 
 
-def timing(model: Path, photo: Path, repeat: int) -> dict:
+def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
+    from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
     from vision.refine import CropClassifier
     out = {"photo": str(photo)}
     for name, refiner in (("detector", None), ("detector+classifier", CropClassifier(model))):
-        reader = TileReader(refiner=refiner)
+        reader = TileReader(detector or DEFAULT_MODEL_PATH, refiner=refiner)
         reader.read(photo)  # warm-up
         seconds = [reader.read(photo).seconds for _ in range(repeat)]
         found = reader.read(photo)
@@ -120,6 +124,77 @@ def timing(model: Path, photo: Path, repeat: int) -> dict:
         print(f"{name}: median {out[name]['median_s'] * 1000:.0f} ms, p90 "
               f"{out[name]['p90_s'] * 1000:.0f} ms, {out[name]['tiles']} tiles, decoded "
               f"{out[name]['decoded']} of {out[name]['full']}")
+    # The refine step alone for a hand's worth of tiles, whatever the detector finds: boxes
+    # of a tile's size (a tenth of the short side tall) spread over the decoded photo.
+    from vision.detector import Detections
+    rgb = found.photo.rgb
+    h, w = rgb.shape[:2]
+    tile_h = min(h, w) / 10
+    for count in (20, 40):
+        xs = np.linspace(0, w - tile_h, count)
+        ys = np.linspace(0, h - tile_h, count)
+        boxes = np.stack([xs, ys, xs + tile_h * 0.75, ys + tile_h], axis=1)
+        dets = Detections(boxes, np.zeros(count, np.int64), np.full(count, 0.3), reader.names)
+        refiner.refine(rgb, dets)
+        seconds = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            refiner.refine(rgb, dets)
+            seconds.append(time.perf_counter() - start)
+        out[f"refine_{count}_tiles_s"] = round(float(np.median(seconds)), 4)
+        print(f"refine alone, {count} tiles of {tile_h:.0f} px: median "
+              f"{np.median(seconds) * 1000:.1f} ms")
+    return out
+
+
+def paired(model: Path, detector: Path | None, synth: Path | None, camerash: Path | None,
+           conf: float) -> dict:
+    """Class of the same detections with and without the refiner: the refiner moves no box
+    and changes no confidence, so both readings match the labelled tiles in the same pairs
+    (IoU >= 0.5, confidence >= `conf`); count the pairs each reading gets right."""
+    from datasets.evaluate import (
+        MAP_CONF,
+        camerash_samples,
+        match_tiles,
+        run_reader,
+        synth_samples,
+    )
+    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.pipeline import TileReader
+    from vision.refine import CropClassifier, PassThrough
+    sets = []
+    if synth:
+        sets.append(("synthetic held-out designs", synth_samples(synth)))
+    if camerash:
+        sets.append(("Camerash held-out real photos",
+                     camerash_samples(camerash, REPO / "datasets" / "camerash_boxes.json")))
+    classifier = CropClassifier(model)
+
+    class SameDecode(PassThrough):  # the detector sees the same pixels in both readings
+        decode_min_side = classifier.decode_min_side
+
+    plain = TileReader(detector or DEFAULT_MODEL_PATH, conf=MAP_CONF, refiner=SameDecode())
+    refined = TileReader(detector or DEFAULT_MODEL_PATH, conf=MAP_CONF, refiner=classifier)
+    out = {}
+    for name, samples in sets:
+        counts = Counter()
+        for sample, a, b in zip(samples, run_reader(plain, samples), run_reader(refined, samples)):
+            keep = a.confidence >= conf
+            assert np.array_equal(keep, b.confidence >= conf)
+            for p, g in match_tiles(a.xyxy[keep], a.confidence[keep], sample.xyxy):
+                truth = sample.class_id[g]
+                right_a, right_b = a.class_id[keep][p] == truth, b.class_id[keep][p] == truth
+                counts["pairs"] += 1
+                counts["detector_right"] += int(right_a)
+                counts["refined_right"] += int(right_b)
+                counts["fixed"] += int(right_b and not right_a)
+                counts["broken"] += int(right_a and not right_b)
+        out[name] = dict(counts) | {"conf": conf}
+        n = max(1, counts["pairs"])
+        print(f"{name}: {counts['pairs']} detections on a labelled tile (IoU >= 0.5, conf >= "
+              f"{conf}): class right {counts['detector_right'] / n:.3f} by the detector, "
+              f"{counts['refined_right'] / n:.3f} refined ({counts['fixed']} fixed, "
+              f"{counts['broken']} broken)")
     return out
 
 
@@ -133,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--timing", type=Path, help="a photo to time the pipeline on")
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--paired", action="store_true", help="compare the classes of the "
+                        "detector's own detections with and without the refiner")
+    parser.add_argument("--paired-conf", type=float, default=0.001)
+    parser.add_argument("--detector", type=Path, help="detector ONNX for --paired and --timing")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
@@ -149,8 +228,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{result['back']}) in {time.time() - start:.1f} s; weakest: "
               + ", ".join(f"{k} {v:.2f}" for v, k in worst)
               + "; confusions: " + ", ".join(f"{t}->{p} x{n}" for t, p, n in result["confusions"][:8]))
+    if args.paired:
+        report["paired"] = paired(args.model, args.detector, args.synth, args.camerash,
+                                  args.paired_conf)
     if args.timing:
-        report["timing"] = timing(args.model, args.timing, args.repeat)
+        report["timing"] = timing(args.model, args.detector, args.timing, args.repeat)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0
