@@ -14,6 +14,13 @@ exactly what it saw in training. All crops of a photo go through one ONNX call.
 `decode_min_side` tells the pipeline how small the photo may be decoded: a crop classifier
 does not need a 12 MP decode (a third of a second here); half scale keeps a hand's tiles at
 75 pixels or more, above the classifier's input size.
+
+Decision so far: NOT KEPT, so `default_refiner()` returns `PassThrough`. The classifier
+(models/tile_classifier.onnx) reads 98 % of the held-out real suit and honour tiles and
+48 % of the bonus tiles. But with the committed detector, per-tile F1 is 0.000 with and
+without it, because that detector puts almost no box above the operating confidence. The
+rule is "keep it only if real F1 rises and synthetic F1 does not fall", so this must be
+measured again with a detector that reads tiles (models/README.md, "Decide again").
 """
 from __future__ import annotations
 
