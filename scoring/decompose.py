@@ -106,18 +106,24 @@ def _standard_splits(counts: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ..
     for base, honours in ((0, False), (9, False), (18, False), (27, True)):
         chunk = counts[base:base + (7 if honours else 9)]
         if not any(chunk):
-            per_suit.append(((),))
             continue
-        splits = _suit_splits(chunk, honours)
+        splits = _suit_splits_at(chunk, base, honours)
         if not splits:
             return ()
-        per_suit.append(tuple(tuple((k, i + base) for k, i in s) for s in splits))
+        per_suit.append(splits)
     result = []
     for combo in product(*per_suit):
-        sets = tuple(x for part in combo for x in part)
-        if sum(1 for k, _ in sets if k == "q") == 1:
-            result.append(sets)
+        if sum(pairs for pairs, _ in combo) == 1:
+            result.append(tuple(x for _, part in combo for x in part))
     return tuple(result)
+
+
+@lru_cache(maxsize=None)
+def _suit_splits_at(chunk: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
+    """_suit_splits with global tile indices (`base` + local), each with its number of
+    pairs: a new hand then only combines the suits (its own counts rarely repeat)."""
+    return tuple((sum(1 for k, _ in split if k == "q"), tuple((k, i + base) for k, i in split))
+                 for split in _suit_splits(chunk, honours))
 
 
 def _tileset(kind: str, index: int) -> TileSet:
@@ -130,8 +136,11 @@ def _tileset(kind: str, index: int) -> TileSet:
 
 
 def meld_set(meld: Meld) -> TileSet:
-    kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG}.get(meld.kind, SetKind.KONG)
+    kind = _MELD_SET_KIND.get(meld.kind, SetKind.KONG)
     return TileSet(kind, meld.tiles, meld.concealed, meld)
+
+
+_MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG}  # else one of the kongs
 
 
 def _counts(tiles) -> tuple[int, ...]:
@@ -145,6 +154,7 @@ def _counts(tiles) -> tuple[int, ...]:
 
 _KNITS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as local indices
 _ORPHANS = tuple(i for i, t in enumerate(PLAYING) if is_terminal_or_honour(t))
+_ORPHAN_COUNTS = itemgetter(*_ORPHANS)
 
 
 def _knitted_patterns():
@@ -186,14 +196,17 @@ def _split_order(item: tuple[str, int]) -> tuple[bool, int, str]:
 
 
 def _seven_pairs(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
-    if hand.melds or any(n % 2 for n in closed):
+    if hand.melds or 1 in closed or 3 in closed:  # an odd count (counts are 0..4)
         return []
     sets = tuple(TileSet(SetKind.PAIR, (PLAYING[i],) * 2, True) for i, n in enumerate(closed) for _ in range(n // 2))
     return _placements(Shape.SEVEN_PAIRS, sets, hand.winning)[:1]
 
 
 def _thirteen_orphans(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
-    if hand.melds or any(closed[i] == 0 for i in _ORPHANS) or sum(closed[i] for i in _ORPHANS) != 14:
+    if hand.melds:
+        return []
+    orphans = _ORPHAN_COUNTS(closed)
+    if 0 in orphans or sum(orphans) != 14:
         return []
     return [Decomposition(Shape.THIRTEEN_ORPHANS, (), None, hand.closed)]
 

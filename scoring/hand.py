@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import lru_cache
 
 from .errors import InvalidHandError
 from .tiles import (INDEX, check_code, format_tiles, is_honour, number, parse_bonus, parse_tiles,
@@ -244,15 +245,22 @@ def format_meld(meld: Meld) -> str:
     digit = ""
     if meld.offer is not None:
         digit = str(meld.offer + 4 if meld.kind is MeldKind.PROMOTED_KONG else meld.offer)
-    return f"[{format_tiles(meld.tiles)}{digit}]"
+    return f"[{_short_text(meld.tiles)}{digit}]"
 
 
 def format_hand(hand: Hand) -> str:
     """Canonical notation: melds as given, concealed tiles sorted, the winning tile last."""
     out = "".join(format_meld(m) for m in hand.melds) + format_tiles(hand.concealed)
     if hand.winning:
-        out += format_tiles([hand.winning])
+        out += _short_text((hand.winning,))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _short_text(tiles: tuple[str, ...]) -> str:
+    """format_tiles of a meld or one tile: every scorer formats the hand for its result, and
+    there are only a few hundred of these."""
+    return format_tiles(tiles)
 
 
 def parse_seat(value) -> int:

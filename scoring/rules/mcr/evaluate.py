@@ -54,9 +54,11 @@ def legal_decompositions(hand: Hand, options) -> list[Decomposition]:
 
 def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
     hits: dict[int, list] = {}
-    kinds_text = (_kinds_text(facts.kinds),)
-    for fid in _tile_fans(table, facts.kinds):
-        hits[fid] = [kinds_text]
+    tile_fans = _tile_fans(table, facts.kinds)
+    if tile_fans:  # the text is only for the hits
+        kinds_text = (_kinds_text(facts.kinds),)
+        for fid in tile_fans:
+            hits[fid] = [kinds_text]
     situational = _situation_fans(table, facts.situation)
     if situational:
         winning = [(facts.hand.winning,)]

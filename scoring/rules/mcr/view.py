@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...decompose import Decomposition, SetKind, Shape, TileSet
-from ...hand import Hand, WinContext
+from ...hand import Hand, MeldKind, WinContext
 from ...tiles import INDEX
 from .waiting import waits_only_on
 
@@ -61,20 +61,21 @@ class HandFacts:
     def __init__(self, hand: Hand, ctx: WinContext, options) -> None:
         self.hand, self.ctx, self.options = hand, ctx, options
         counts = [0] * 34
+        kinds = 0  # bit mask of the tile kinds present (predicates_tiles)
         for t in hand.closed:
-            counts[INDEX[t]] += 1
+            i = INDEX[t]
+            counts[i] += 1
+            kinds |= 1 << i
         self.closed = list(counts)  # the concealed tiles and the winning tile
         win = self.win = INDEX[hand.winning]
         in_closed = counts[win]
         for m in hand.melds:
+            i = INDEX[m.tiles[0]]  # a chow's other tiles are the next two kinds
             for t in m.tiles:
                 counts[INDEX[t]] += 1
+            kinds |= 7 << i if m.kind is MeldKind.CHOW else 1 << i
         self.counts = counts
-        kinds = 0
-        for i, n in enumerate(counts):
-            if n:
-                kinds |= 1 << i
-        self.kinds = kinds  # bit mask of the tile kinds present (predicates_tiles)
+        self.kinds = kinds
         in_melds = counts[win] - in_closed
         self.ignored_flags = []
         fourth = ctx.fourth_tile

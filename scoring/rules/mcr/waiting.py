@@ -55,11 +55,15 @@ def _standard_waits(counts: list[int]) -> list[int]:
     """Tiles that complete `counts` into sets and one pair."""
     parts = [tuple(counts[a:b]) for a, b, _ in _PARTS]
     status = [_part_status(part, honours) for part, (_, _, honours) in zip(parts, _PARTS)]
+    # the new tile goes to one part; every other part must already split: with two parts
+    # that do not, nothing completes the hand, with one only that part can take the tile
+    broken = [p for p, st in enumerate(status) if not st]
+    if len(broken) > 1:
+        return []
     out = []
-    for p, (a, _, honours) in enumerate(_PARTS):
+    for p in broken or range(len(_PARTS)):
+        a, _, honours = _PARTS[p]
         others = status[:p] + status[p + 1:]
-        if not all(others):
-            continue
         others_plain = all(st & 1 for st in others)
         pair_elsewhere = _one_pair_elsewhere(others)
         for i, st in _part_growth(parts[p], honours):
@@ -120,10 +124,10 @@ _PARTS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 def _one_pair_elsewhere(others) -> bool:
     """One of the parts takes the pair, every other part splits into sets only."""
-    for j, st in enumerate(others):
-        if st & 2 and all(o & 1 for k, o in enumerate(others) if k != j):
-            return True
-    return False
+    not_plain = [st for st in others if not st & 1]
+    if not not_plain:
+        return any(st & 2 for st in others)
+    return len(not_plain) == 1 and bool(not_plain[0] & 2)
 
 
 @cache
