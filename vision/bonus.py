@@ -6,23 +6,34 @@ each other form a group; a group is the hand's when a score adds up in its favou
 near the hand (box-to-box distance in tile sizes), in line with one of its rows (distance
 across the rows to the nearest hand tile), beyond the end of the hand, looking like the
 nearest hand tiles (box aspect and size, which a tile turned another way does not share),
-and being more than one tile. The weights are a logistic fit on development scenes
-(datasets/evaluate_layout.py, three seeds, each checked on the other two) rounded to plain
-values. Distances are measured in the size of the tiles concerned: far tiles look smaller,
-and so do the gaps between them.
+and being more than one tile. A player sets the bonus tiles aside in one place: only the
+best group is kept, another one only when it scores far above the bar or lies just beside
+the kept group in line with it (a tile the detector missed splits a group); a tile lying
+across the line of the rest of its group (another player's tile that happens to lie near)
+is a group of its own; and each flower and season exists once, so a second copy of a code
+is not the hand's. (The generator, datasets/layout.py, puts other players' bonus tiles
+anywhere on the table at any angle, sometimes right beside the hand's: on a real table
+they lie at their owner's seat, turned like that player's rows, which these rules do not
+need.) The weights are a logistic fit on development scenes (datasets/evaluate_layout.py,
+three seeds, each checked on the other two) rounded to plain values; BASE was raised from
+3.75 to 4.5 with the one-group rule (seeds 4242-4245). Distances are measured in the size
+of the tiles concerned: far tiles look smaller, and so do the gaps between them.
 """
 from __future__ import annotations
 
 import numpy as np
 
 LINK = 1.0          # bonus tiles closer than this (in the smaller one's size) are one group
-BASE = 3.75
+BASE = 4.5
 PER_DISTANCE = 0.5  # per tile size of distance from the hand
 PER_ASPECT = 0.4    # per unit of |log aspect| difference from the nearest hand tiles
 PER_SIZE = 0.1      # per unit of |log size| difference
 GROUP = 1.25        # two or more tiles set aside together
 PER_OFF_LINE = 1.5  # per tile size across the rows from the nearest hand tile (up to 3)
 BEYOND = 1.15       # past the end of the hand along its rows
+SECOND = 4.5        # a second group apart from the best one is kept only above this score
+OUT_OF_LINE = 0.6   # a tile of a group of 3+ this far (in its size) across the others' line is apart
+SPLIT = 3.0         # ... or when this close (in tile sizes) to the kept group and in line with it
 
 
 def _gaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -43,6 +54,33 @@ def _groups(near: np.ndarray) -> list[np.ndarray]:
                 label[j] = start
                 todo.append(j)
     return [np.flatnonzero(label == k) for k in np.unique(label)]
+
+
+def _in_line(groups: list[np.ndarray], centre: np.ndarray, size: np.ndarray) -> list[np.ndarray]:
+    """Bonus tiles set aside lie in a row: in a group of three or more, a tile lying across
+    the line of the others (another player's tile that happens to lie near) is a group of
+    its own."""
+    out = []
+    for group in groups:
+        if len(group) < 3:
+            out.append(group)
+            continue
+        def across(k: int, rest: list[int]) -> float:
+            mid = centre[rest].mean(axis=0)
+            axis = np.linalg.svd(centre[rest] - mid, full_matrices=False)[2][0]
+            return abs(float((centre[k] - mid) @ np.array([-axis[1], axis[0]]))) / size[k]
+
+        def straight(rest: list[int]) -> bool:
+            return len(rest) < 3 or max(across(k, [j for j in rest if j != k]) for k in rest) < OUT_OF_LINE / 2
+
+        apart = [k for k in group if across(k, rest := [j for j in group if j != k]) > OUT_OF_LINE
+                 and straight(rest)]
+        if len(apart) == 1:  # one tile out of the others' row
+            out.append(np.array([j for j in group if j != apart[0]]))
+            out.append(np.array(apart))
+        else:
+            out.append(group)
+    return out
 
 
 def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: float = 0.0
@@ -73,8 +111,9 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: floa
     across = np.array([-along[1], along[0]])
     hu, hv = (hc - mid) @ along, (hc - mid) @ across
     fu, fv = (fc - mid) @ along, (fc - mid) @ across
-    kept, scores = [], {}
-    for group in _groups(_gaps(fb, fb) / np.minimum(fsize[:, None], fsize[None, :]) < LINK):
+    groups, scores = [], {}
+    for group in _in_line(_groups(_gaps(fb, fb) / np.minimum(fsize[:, None], fsize[None, :]) < LINK),
+                          fc, fsize):
         off_line = min(3.0, float((np.abs(fv[group][:, None] - hv[None, :]) / local[group][:, None]).min()))
         beyond = float(np.abs(fu[group]).min() > np.abs(hu).max())
         distance = float((to_hand[group].min(axis=1) / local[group]).min())
@@ -83,6 +122,32 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: floa
             + BEYOND * beyond
         for k in group:
             scores[candidates[k]] = float(score)
-            if score > 0:
-                kept.append(candidates[k])
+        groups.append((float(score), group))
+    # A player sets the bonus tiles aside in one place: the best group is the hand's; another
+    # one only when it scores far above the bar, or lies just beside the kept group in line
+    # with it (a tile the detector missed splits a group).
+    groups.sort(key=lambda g: -g[0])
+    kept_groups = []
+    for score, group in groups:
+        if score <= 0:
+            break
+        if kept_groups and score < SECOND:
+            first = np.concatenate(kept_groups)
+            gap = (_gaps(fb[group], fb[first]) / local[group][:, None]).min()
+            across_gap = (np.abs(fv[group][:, None] - fv[first][None, :]) / local[group][:, None]).min()
+            if not (gap < SPLIT and across_gap < 0.5):
+                continue
+        kept_groups.append(group)
+    kept, seen = [], set()
+    for group in kept_groups:  # each flower and season exists once: a second copy is not the hand's
+        for k in sorted(group, key=lambda k: -scores[candidates[k]]):
+            if codes[candidates[k]] in seen:
+                scores[candidates[k]] = min(scores[candidates[k]], 0.0)
+                continue
+            seen.add(codes[candidates[k]])
+            kept.append(candidates[k])
+    for score, group in groups:
+        for k in group:
+            if candidates[k] not in kept:
+                scores[candidates[k]] = min(scores[candidates[k]], 0.0)
     return kept, scores

@@ -70,8 +70,10 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
     and bottom edge (a turned tile keeps to the near edge of the row, so one of its edges
     stays in line); for a turned tile its centre is used."""
     ca = np.cos(frame.angle)
-    if abs(ca) < 0.5 or frame.xyxy is None:  # the row runs up the photo: a lift runs along it
+    if frame.xyxy is None:
         return 0, 0.0
+    if abs(ca) < 0.5:  # the row runs up the photo: a lift runs along it
+        return _lifted_along(tiles, frame, row)
     box = frame.xyxy
     x = (box[:, 0] + box[:, 2]) / 2
     size = np.mean(np.sqrt(np.prod(box[list(tiles), 2:] - box[list(tiles), :2], axis=1)))
@@ -95,6 +97,28 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
         lift += STACKED - (STACKED_TURNED if soft_sideways(frame.sideways[t]) >= 0.5 else STACKED)
         if lift > best[1]:
             best = (k, float(lift))
+    return best
+
+
+def _lifted_along(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tuple[int, float]:
+    """`_lifted` for a row that runs up the photo: a tile put on top shows moved up along the
+    row, closer to (or over) the tile above it and away from the tile below. Measured within
+    the set (the gap to the next set says nothing): the middle tile lifted makes the gap
+    below it wider than the gap above it (lift: half the difference, in tile sizes); an end
+    tile lifted, the upper gap wider than the lower one (lift: the difference; the top tile
+    is taken for the more turned end: a tile is added on top of the claimed one)."""
+    box = frame.xyxy
+    order = sorted(tiles, key=lambda t: (box[t, 1] + box[t, 3]) / 2)
+    if len(order) != 3:
+        return 0, 0.0
+    size = float(np.mean(np.sqrt(np.prod(box[order, 2:] - box[order, :2], axis=1))))
+    upper = (box[order[1], 1] - box[order[0], 3]) / size   # gap between the top two
+    lower = (box[order[2], 1] - box[order[1], 3]) / size   # and the bottom two
+    best = (tiles.index(order[1]), float((lower - upper) / 2))
+    if upper - lower > best[1]:  # an end lifted opens the upper gap or closes the lower one:
+        end = max((order[0], order[2]), key=lambda t: frame.sideways[t]  # the more turned end
+                  if np.isfinite(frame.sideways[t]) else 0.0)  # (put on the claimed tile)
+        best = (tiles.index(end), float(upper - lower))
     return best
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from layout_scenes import detections, quads
 
@@ -157,3 +158,60 @@ def test_synthetic_scenes_read_end_to_end():
         right += compare(truth, layout)["hand"]
         json.dumps(__import__("dataclasses").asdict(layout))  # the read command's JSON
     assert total >= 5 and right / total >= 0.6
+
+
+# --- stacked kongs in a row running up the photo; which bonus tiles are the hand's ----------
+
+def _shift(det: Detections, index: int, dx: float = 0.0, dy: float = 0.0) -> Detections:
+    xyxy = np.asarray(det.xyxy, np.float32).copy()
+    xyxy[index] += np.array([dx, dy, dx, dy], np.float32)
+    return Detections(xyxy, det.class_id, det.confidence, det.names)
+
+
+def test_a_stacked_kong_in_a_row_running_up_the_photo_reads_as_a_kong():
+    """Rows turned 90°: a tile on top shows moved up along the row (closer to the tile above
+    it, away from the one below), not across it."""
+    rows = ["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^9p"]
+    plain = read_layout(detections(rows, angle_deg=90))
+    assert plain.notation is not None and "[999p" in plain.notation
+    det = detections(rows, angle_deg=90)
+    middle = [i for i, c in enumerate(det.codes) if c == "9p"][1]
+    size = float(np.sqrt(np.prod(det.xyxy[middle, 2:] - det.xyxy[middle, :2])))
+    stacked = read_layout(_shift(det, middle, dy=-0.4 * size))  # photo up is -y
+    assert stacked.notation is not None and "9999p" in stacked.notation, stacked.notes
+
+
+BONUS_ROWS = ["4p5p6p7s8s9sN N", "1m^2m3m E^EE _ 1f 2f 3f"]
+
+
+def _bonus_of(rows, extra) -> list[str]:
+    return sorted(t.code for t in read_layout(detections(rows, extra=extra)).bonus)
+
+
+def test_another_players_flower_next_to_the_bonus_row_but_out_of_its_line_is_left_out():
+    x, y = 10.47 * 30.0, 56 + 40 + 12.0  # just under the middle of the bonus row: linked to it
+    quad = [[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]]
+    assert _bonus_of(BONUS_ROWS, [("7f", quad)]) == ["1f", "2f", "3f"]
+
+
+def test_a_lone_flower_apart_from_the_hands_bonus_group_is_another_players():
+    x = -4 * 30.0   # left of the concealed row, in line with it: plausible on its own
+    quad = [[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]]
+    alone = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m E^EE"], extra=[("7f", quad)]))
+    assert [t.code for t in alone.bonus] == ["7f"]
+    assert _bonus_of(BONUS_ROWS, [("7f", quad)]) == ["1f", "2f", "3f"]
+
+
+def test_each_flower_exists_once_a_second_copy_is_not_the_hands():
+    layout = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m E^EE _ 1f 2f 2f"]))
+    assert sorted(t.code for t in layout.bonus) == ["1f", "2f"]
+
+
+def test_a_kong_stacked_on_the_turned_end_tile_in_a_row_running_up_the_photo():
+    rows = ["4p5p6p7s8s9sN N", "1m^2m3m 9p^9p9p"]
+    det = detections(rows, angle_deg=90)
+    turned = next(i for i, c in enumerate(det.codes) if c == "9p")
+    assert "[999p" in read_layout(det).notation
+    size = float(np.sqrt(np.prod(det.xyxy[turned, 2:] - det.xyxy[turned, :2])))
+    stacked = read_layout(_shift(det, turned, dy=-0.4 * size))
+    assert stacked.notation is not None and "9999p" in stacked.notation, stacked.notes
