@@ -277,14 +277,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="at most this many synthetic scenes")
     parser.add_argument("--json", type=Path, help="write the report here")
     parser.add_argument("--classifier", type=Path, help="crop classifier ONNX: refine with it")
+    parser.add_argument("--reader", action="store_true",
+                        help="with --classifier: the detector only finds tiles (sum of class "
+                             "scores) and the classifier reads every class")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
-    from vision.refine import CropClassifier
-    refiner = (CropClassifier(args.classifier, min_confidence=args.min_confidence)
-               if args.classifier else None)
+    from vision.refine import CropClassifier, PassThrough
+    refiner = (CropClassifier(args.classifier, min_confidence=args.min_confidence,
+                              mode="reader" if args.reader else "override")
+               if args.classifier else PassThrough())
     reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
     reports = []
     if args.synth:
@@ -300,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"model": str(reader.detector.path),
                                          "classifier": str(args.classifier or ""),
+                                         "classifier_mode": "reader" if args.reader else "override",
                                          "reports": reports}, indent=1) + "\n")
     return 0
 

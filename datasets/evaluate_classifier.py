@@ -109,9 +109,9 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
-    from vision.refine import CropClassifier
+    from vision.refine import CropClassifier, PassThrough
     out = {"photo": str(photo)}
-    for name, refiner in (("detector", None), ("detector+classifier", CropClassifier(model))):
+    for name, refiner in (("detector", PassThrough()), ("detector+classifier", CropClassifier(model))):
         reader = TileReader(detector or DEFAULT_MODEL_PATH, refiner=refiner)
         reader.read(photo)  # warm-up
         seconds = [reader.read(photo).seconds for _ in range(repeat)]

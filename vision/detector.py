@@ -127,13 +127,19 @@ def letterbox(rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Lette
     return canvas, Letterbox(scale=scale, pad_x=float(left), pad_y=float(top))
 
 
-def decode_output(output: np.ndarray, num_classes: int, conf: float
+def decode_output(output: np.ndarray, num_classes: int, conf: float, tile_score: str = "class"
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate boxes (xyxy in model-input pixels), class ids and scores above `conf`.
 
     Raw layout `(1, 4+nc, N)`: rows cx, cy, w, h, then one score per class.
     End-to-end layout `(1, N, 6)`: x1, y1, x2, y2, score, class per detection.
+    `tile_score="any"` (raw layout only) scores a box by the sum of its class scores, capped
+    at 1: "some tile is here". A detector early in training spreads a tile's score over many
+    look-alike classes, each below any threshold, while the sum is clear; a crop classifier
+    then reads the class (vision/refine.py, mode "reader").
     """
+    if tile_score not in ("class", "any"):
+        raise ValueError(f"tile_score must be 'class' or 'any', got {tile_score!r}")
     output = np.asarray(output, dtype=np.float32)
     if output.ndim == 3 and output.shape[0] == 1:
         output = output[0]
@@ -144,6 +150,8 @@ def decode_output(output: np.ndarray, num_classes: int, conf: float
         scores_all = output[4:]
         class_id = scores_all.argmax(axis=0)
         score = scores_all[class_id, np.arange(output.shape[1])]
+        if tile_score == "any":
+            score = np.minimum(scores_all.sum(axis=0), 1.0)
         keep = score >= conf
         cx, cy, w, h = output[:4, keep]
         xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
@@ -235,13 +243,14 @@ class Detector:
         self.path = path
 
     def detect(self, rgb: np.ndarray, conf: float = 0.25, iou: float = 0.7,
-               agnostic: bool = True, max_det: int = MAX_DETECTIONS) -> Detections:
+               agnostic: bool = True, max_det: int = MAX_DETECTIONS,
+               tile_score: str = "class") -> Detections:
         """Tiles in an RGB uint8 image, boxes in that image's pixels."""
         canvas, box = letterbox(rgb, self.imgsz)
         blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32)
         blob *= 1.0 / 255.0
         output = self.session.run(None, {self.input_name: blob})[0]
-        xyxy, class_id, score = decode_output(output, len(self.names), conf)
+        xyxy, class_id, score = decode_output(output, len(self.names), conf, tile_score)
         keep = nms(xyxy, score, class_id, iou, agnostic=agnostic, max_det=max_det)
         height, width = rgb.shape[:2]
         return Detections(box.to_image(xyxy[keep], width, height), class_id[keep],

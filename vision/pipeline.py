@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
-from vision.refine import PassThrough, Refiner
+from vision.refine import Refiner, default_refiner
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class TileReader:
                  refiner: Refiner | None = None, conf: float = 0.25, iou: float = 0.7,
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
         self.detector = Detector(model_path)
-        self.refiner = refiner or PassThrough()
+        # None → the pipeline's default second stage (vision/refine.py records the decision)
+        self.refiner = refiner if refiner is not None else default_refiner(names=self.detector.names)
         self.conf, self.iou, self.agnostic = conf, iou, agnostic
         self.max_pixels = max_pixels
 
@@ -46,6 +47,7 @@ class TileReader:
                            min_side=None if wanted is None
                            else max(min(self.detector.imgsz), wanted))
         found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
+                                     tile_score=getattr(self.refiner, "tile_score", "class"),
                                      agnostic=self.agnostic)
         found = self.refiner.refine(photo.rgb, found)
         sx, sy = photo.scale

@@ -23,6 +23,7 @@ def stub_model(tmp_path, monkeypatch):
     confidences[5] = 0.31
     path = write_model(tmp_path / "stub.onnx", codes, confidences)
     monkeypatch.setenv("MAHJONG_LENS_MODEL", str(path))
+    monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")  # the stub's reading is the test's truth
     return path
 
 

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.skipif(not MODEL.is_file(), reason="no committed model 
 @pytest.fixture
 def real_model(monkeypatch):
     monkeypatch.setenv("MAHJONG_LENS_MODEL", str(MODEL))
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER")  # the committed pipeline, second stage included
 
 
 def _upload(at, name, data):

@@ -86,7 +86,6 @@ def knitted_hands(draw) -> Hand:
     extra = draw(standard_hands(max_melds=1))
     # keep one set and the pair of a standard hand; drop the rest
     rest = list(extra.closed)
-    counts = Counter(knitted)
     pair = next(t for t, n in Counter(rest).items() if n >= 2)
     tiles = knitted + [pair, pair]
     start = draw(st.sampled_from(CHOW_STARTS))

@@ -146,3 +146,19 @@ def test_detections_are_frozen_and_convert_types():
     scaled = found.scaled(2, 3)
     assert scaled.xyxy.tolist() == [[0, 0, 2, 3]]
     assert len(Detections.empty(["a"])) == 0 and len(found.select(np.array([False]))) == 0
+
+
+def test_tile_score_any_sums_the_class_scores():
+    from vision.detector import decode_output
+    # one box whose score is spread over three classes (0.2 each), one clear box (0.9)
+    out = np.zeros((1, 4 + 5, 2), np.float32)
+    out[0, :4, 0] = [50, 50, 10, 20]
+    out[0, 4:7, 0] = 0.2
+    out[0, :4, 1] = [100, 100, 10, 20]
+    out[0, 8, 1] = 0.9
+    _, cls, score = decode_output(out, 5, conf=0.25)
+    assert list(cls) == [4] and np.allclose(score, [0.9])
+    xyxy, cls, score = decode_output(out, 5, conf=0.25, tile_score="any")
+    assert list(cls) == [0, 4] and np.allclose(score, [0.6, 0.9])
+    with pytest.raises(ValueError, match="tile_score"):
+        decode_output(out, 5, conf=0.25, tile_score="sum")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from vision.detector import Detections
@@ -39,3 +40,16 @@ def test_refiner_defaults_to_pass_through(tmp_path):
     refiner = default_refiner(tmp_path / "absent.onnx")
     assert isinstance(refiner, PassThrough)
     assert refiner.refine(np.zeros((2, 2, 3), np.uint8), found) is found
+
+
+def test_default_refiner_is_the_committed_reader_unless_switched_off(monkeypatch):
+    from vision.refine import DEFAULT_CLASSIFIER_PATH, CropClassifier
+    if not DEFAULT_CLASSIFIER_PATH.is_file():
+        pytest.skip("no committed crop classifier")
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER")
+    refiner = default_refiner()
+    assert isinstance(refiner, CropClassifier) and refiner.mode == "reader"
+    assert refiner.tile_score == "any"
+    assert isinstance(default_refiner(names=("only", "two")), PassThrough)  # names must agree
+    monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")
+    assert isinstance(default_refiner(), PassThrough)
