@@ -18,8 +18,9 @@ does not need a 12 MP decode (a third of a second here); half scale keeps a hand
 Decision (models/README.md, "Crop classifier"): KEPT in "reader" mode. The committed
 detector localises tiles (its class scores summed say "a tile is here") but cannot yet
 tell them apart; the classifier reads every class. On the held-out real Camerash photos
-per-tile F1 went from 0.000 (detector alone) to 0.514, and on held-out-design synthetic
-scenes from 0.000 to 0.457 (both at the pipeline's confidence 0.25, not tuned on them).
+per-tile F1 went from 0.000 (detector alone) to 0.331, and on held-out-design synthetic
+scenes from 0.000 to 0.487 (detector epoch 5; both at the pipeline's confidence 0.25, not
+tuned on them).
 """
 from __future__ import annotations
 
