@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.art.atlas import art_dir, list_designs
 from datasets.classes import TILE_CODES, class_names
 from datasets.designs import HELD_OUT, select
 from datasets.faces import available_fonts
@@ -24,18 +23,6 @@ try:
     from scoring.tiles import parse_hand
 except ImportError:  # the scorer is written concurrently; fall back to the sampler's own check
     decompositions = parse_hand = None
-
-
-@pytest.fixture(scope="session")
-def art_root(tmp_path_factory) -> str:
-    if len(list_designs(art_dir())) >= 5:
-        return str(art_dir())
-    if not available_fonts():
-        pytest.skip("no art cache (bash datasets/install_art.sh) and no CJK font to build procedural designs")
-    from datasets.art.build import build
-    root = tmp_path_factory.mktemp("art")
-    build(root, Path("/nonexistent"), root / "_pypi", 3, False, [f"proc_s{s:03d}" for s in range(3)])
-    return str(root)
 
 
 @pytest.fixture(scope="session")

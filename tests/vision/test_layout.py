@@ -130,24 +130,18 @@ def test_quads_keep_turned_tiles_on_the_near_edge():
 
 # --- synthetic scenes (datasets.synth) -------------------------------------------------------
 
-SCENES = Path(__file__).resolve().parents[2] / "cache" / "layout_test_scenes"
-
-
-def _scenes(count: int = 12) -> Path:
-    """A few synthetic scenes with truth, generated once into cache/ (needs the tile art)."""
+@pytest.fixture(scope="module")
+def scenes(art_root, tmp_path_factory) -> Path:
+    """A few synthetic scenes with truth (procedural designs, so any machine with the fonts)."""
     synth = pytest.importorskip("datasets.synth")
-    if not (SCENES / "truth").is_dir() or len(list((SCENES / "truth").glob("*.json"))) < count:
-        try:
-            synth.generate(SCENES, count, seed=9001, designs_spec="proc_*")
-        except SystemExit as exc:  # no art installed
-            pytest.skip(f"synthetic scenes unavailable: {exc}")
-    return SCENES
+    out = tmp_path_factory.mktemp("layout_scenes")
+    synth.generate(out, 12, seed=9001, designs_spec="proc_*", root=art_root)
+    return out
 
 
 @pytest.mark.slow
-def test_synthetic_scenes_read_end_to_end():
+def test_synthetic_scenes_read_end_to_end(scenes):
     from datasets.evaluate_layout import compare, readable, truth_detections
-    scenes = _scenes()
     right = total = 0
     for path in sorted((scenes / "truth").glob("*.json")):
         truth = json.loads(path.read_text())
