@@ -160,7 +160,7 @@ _ORPHAN_COUNTS = itemgetter(*_ORPHANS)
 def _knitted_patterns():
     """The 6 knitted straights as tuples of 9 global indices."""
     for perm in permutations(range(3)):
-        yield tuple(18 * 0 + 9 * s + k for s, p in enumerate(perm) for k in _KNITS[p])
+        yield tuple(9 * s + k for s, p in enumerate(perm) for k in _KNITS[p])
 
 
 KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(_knitted_patterns())

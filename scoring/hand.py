@@ -73,6 +73,13 @@ class Meld:
         return self.tiles[0]
 
 
+def check_copies(tiles) -> None:
+    """What every hand obeys, a winner's or a loser's: at most 4 copies of a tile."""
+    for code, n in Counter(tiles).items():
+        if n > 4:
+            raise InvalidHandError(f"{n} copies of {code} (there are only 4 of each tile)")
+
+
 @dataclass(frozen=True)
 class Hand:
     """Concealed tiles (without the winning tile), declared melds, winning tile, bonus tiles."""
@@ -95,9 +102,7 @@ class Hand:
             total = size + (winning is not None)
             expected = "14 tiles (13 + the winning tile)" if winning is not None else "13 tiles"
             raise InvalidHandError(f"a hand has {expected}, counting a kong as 3; got {total}")
-        for code, n in Counter(self.all_tiles).items():
-            if n > 4:
-                raise InvalidHandError(f"{n} copies of {code} (there are only 4 of each tile)")
+        check_copies(self.all_tiles)
 
     @property
     def closed(self) -> tuple[str, ...]:
@@ -261,9 +266,3 @@ def _short_text(tiles: tuple[str, ...]) -> str:
     """format_tiles of a meld or one tile: every scorer formats the hand for its result, and
     there are only a few hundred of these."""
     return format_tiles(tiles)
-
-
-def parse_seat(value) -> int:
-    """Accept 0..3 or E/S/W/N."""
-    from .tiles import parse_wind
-    return parse_wind(value)

@@ -13,9 +13,10 @@ import argparse
 import json
 import sys
 
-from vision.detector import DEFAULT_MODEL_PATH
-from vision.image import DEFAULT_MAX_PIXELS, ImageError
-from vision.pipeline import PhotoReading, TileReader
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # vision (numpy, OpenCV, onnxruntime) loads only when a photo is read:
+    from vision.pipeline import PhotoReading  # `mahjong-lens score --hand` must start fast
 
 
 def add_parser(subparsers) -> None:
@@ -24,12 +25,12 @@ def add_parser(subparsers) -> None:
         description="Find and read the tiles in each photo; one line per photo.")
     parser.add_argument("photos", nargs="+", metavar="PHOTO", help="image files (JPEG, PNG, ...)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per photo")
-    parser.add_argument("--model", default=str(DEFAULT_MODEL_PATH),
-                        help="detector ONNX file (default: %(default)s)")
+    parser.add_argument("--model", default=None,
+                        help="detector ONNX file (default: the committed models/detector.onnx)")
     parser.add_argument("--conf", type=_fraction, default=0.25,
                         help="minimum confidence of a tile, 0..1 (default: %(default)s)")
-    parser.add_argument("--max-megapixels", type=float, default=DEFAULT_MAX_PIXELS / 1e6,
-                        help="refuse larger images (default: %(default)s)")
+    parser.add_argument("--max-megapixels", type=float, default=None,
+                        help="refuse larger images (default: vision.image's limit, 40)")
     parser.set_defaults(run=run)
 
 
@@ -56,9 +57,13 @@ def reading_to_json(image: str, reading: PhotoReading) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.image import DEFAULT_MAX_PIXELS, ImageError
+    from vision.pipeline import TileReader
+
+    max_pixels = DEFAULT_MAX_PIXELS if args.max_megapixels is None else int(args.max_megapixels * 1e6)
     try:
-        reader = TileReader(args.model, conf=args.conf,
-                            max_pixels=int(args.max_megapixels * 1e6))
+        reader = TileReader(args.model or DEFAULT_MODEL_PATH, conf=args.conf, max_pixels=max_pixels)
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None
     failed = 0

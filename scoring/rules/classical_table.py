@@ -17,7 +17,7 @@ from itertools import product
 
 from ..decompose import SetKind, TileSet, meld_set
 from ..errors import InvalidHandError
-from ..hand import Hand, Meld, WinContext, format_meld, split_notation
+from ..hand import Hand, Meld, WinContext, check_copies, format_meld, split_notation
 from ..payments import SEATS
 from ..result import ScoreResult
 from ..tiles import check_code, format_tiles, parse_bonus, parse_wind, sorted_tiles
@@ -42,9 +42,7 @@ class PartialHand:
         size = len(self.concealed) + 3 * len(self.melds)
         if size > 14:
             raise InvalidHandError(f"a loser's hand has at most 14 tiles, counting a kong as 3; got {size}")
-        for code, n in Counter(self.all_tiles).items():
-            if n > 4:
-                raise InvalidHandError(f"{n} copies of {code} (there are only 4 of each tile)")
+        check_copies(self.all_tiles)
 
     @property
     def all_tiles(self) -> tuple[str, ...]:

@@ -128,20 +128,21 @@ def _honour_pungs(r: Reading, ranks) -> list:
     return [s for k, s in r.pungs if k[0] == HONOUR_SUIT and k[1] in ranks]
 
 
-def little_four_winds(facts: HandFacts, r: Reading) -> list:
+def _little(r: Reading, ranks, pungs: int) -> list:
+    """Pungs of all but one of a family of honours, and a pair of the last."""
     key = r.pair_key
-    winds = _honour_pungs(r, WIND_RANKS)
-    if key and key[0] == HONOUR_SUIT and key[1] in WIND_RANKS and len(winds) == 3:
-        return [tuple(winds) + (r.pair,)]
+    found = _honour_pungs(r, ranks)
+    if key and key[0] == HONOUR_SUIT and key[1] in ranks and len(found) == pungs:
+        return [tuple(found) + (r.pair,)]
     return NONE
+
+
+def little_four_winds(facts: HandFacts, r: Reading) -> list:
+    return _little(r, WIND_RANKS, 3)
 
 
 def little_three_dragons(facts: HandFacts, r: Reading) -> list:
-    key = r.pair_key
-    dragons = _honour_pungs(r, DRAGON_RANKS)
-    if key and key[0] == HONOUR_SUIT and key[1] in DRAGON_RANKS and len(dragons) == 2:
-        return [tuple(dragons) + (r.pair,)]
-    return NONE
+    return _little(r, DRAGON_RANKS, 2)
 
 
 def all_chows(facts: HandFacts, r: Reading) -> list:
