@@ -250,13 +250,20 @@ def layout_distractors(rng, hand_tiles: list[Tile], pool: dict[str, int], dims, 
                     break
                 xy = base + along * (k % 6) * w * 1.05 - across * (k // 6) * h * 1.05 + rng.normal(0, w * 0.06, 2)
                 put(lying(code, *xy, yaw + rng.normal(0, 4) + (180 if rng.random() < 0.15 else 0), dims, ff=ff))
-    if rng.random() < 0.35:  # someone else's bonus tiles near their seat: more bonus examples
-        for _ in range(int(rng.integers(1, 4))):
-            code = _draw_code(rng, {k: v for k, v in pool.items() if k[1] == "f"}, bonus_ok=True)
-            if code:
+    if rng.random() < 0.35:  # other players' bonus tiles, set aside in a row at their own seats
+        for yaw, seat in ((180, (0, 1)), (-90, (-1, 0)), (90, (1, 0))):
+            if rng.random() > 0.5:
+                continue
+            a = np.deg2rad(yaw)
+            along = np.array([np.cos(a), np.sin(a)])
+            xy0 = centre[:2] + np.array(seat) * (R - rng.uniform(5, 12)) + along * rng.uniform(-12, 12)
+            for k in range(int(rng.integers(1, 4))):
+                code = _draw_code(rng, {c: n for c, n in pool.items() if c[1] == "f"}, bonus_ok=True)
+                if code is None:
+                    break
                 pool[code] -= 1
-                xy = centre[:2] + rng.uniform(-30, 30, 2)
-                put(lying(code, *xy, rng.uniform(0, 360), dims, ff=ff))
+                xy = xy0 + along * k * w * 1.04 + rng.normal(0, w * 0.05, 2)
+                put(lying(code, *xy, yaw + rng.normal(0, 4), dims, ff=ff))
     for t in out:
         t.group = "distractor"
     return out
