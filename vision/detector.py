@@ -6,6 +6,9 @@ core) and reads `names` and `imgsz` from the model's metadata, as ultralytics wr
 Both output layouts are decoded: raw `(1, 4+nc, N)` (cx, cy, w, h, one score per class) and
 end-to-end `(1, N, 6)` (x1, y1, x2, y2, score, class). NMS is `cv2.dnn.NMSBoxes`; the
 class-aware variant offsets each class's boxes so that classes never overlap.
+
+A detector whose only class is "tile" (TILE_FINDER_NAMES) is a tile finder: it says where
+tiles are, and the crop classifier (vision/refine.py, "reader" mode) says which.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MODEL_PATH = Path(os.environ.get("MAHJONG_LENS_MODEL", REPO_ROOT / "models" / "detector.onnx"))
 LETTERBOX_FILL = 114  # ultralytics pads with this grey; training saw it
 MAX_DETECTIONS = 300
+TILE_FINDER_NAMES = ("tile",)  # a detector trained with datasets/train_detector.py --single-class
 
 
 @dataclass(frozen=True)
@@ -241,6 +245,11 @@ class Detector:
         else:
             raise ValueError(f"{path}: ONNX metadata has no 'imgsz' and the input is dynamic")
         self.path = path
+
+    @property
+    def finds_only_tiles(self) -> bool:
+        """True for a tile finder, whose boxes need a crop classifier to be read."""
+        return self.names == TILE_FINDER_NAMES
 
     def detect(self, rgb: np.ndarray, conf: float = 0.25, iou: float = 0.7,
                agnostic: bool = True, max_det: int = MAX_DETECTIONS,

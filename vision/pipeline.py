@@ -32,12 +32,17 @@ class TileReader:
         self.detector = Detector(model_path)
         # None → the pipeline's default second stage (vision/refine.py records the decision)
         self.refiner = refiner if refiner is not None else default_refiner(names=self.detector.names)
+        if self.detector.finds_only_tiles and getattr(self.refiner, "mode", None) != "reader":
+            raise ValueError(f"{self.detector.path} only finds tiles and no crop classifier is "
+                             f"there to read them (models/tile_classifier.onnx, or "
+                             f"MAHJONG_LENS_CLASSIFIER)")
         self.conf, self.iou, self.agnostic = conf, iou, agnostic
         self.max_pixels = max_pixels
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.detector.names
+        """The classes the reader returns: the classifier's behind a tile finder."""
+        return self.refiner.names if self.detector.finds_only_tiles else self.detector.names
 
     def read(self, source) -> PhotoReading:
         """Read one photo (path or bytes); raises `ImageError` for a bad file."""

@@ -31,7 +31,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.detector import REPO_ROOT, Detections, _cpu_count, parse_names
+from vision.detector import REPO_ROOT, TILE_FINDER_NAMES, Detections, _cpu_count, parse_names
 
 DEFAULT_CLASSIFIER_PATH = REPO_ROOT / "models" / "tile_classifier.onnx"
 CLASSIFIER_ENV = "MAHJONG_LENS_CLASSIFIER"
@@ -117,15 +117,18 @@ class CropClassifier:
         return self.session.run(None, {self.input_name: self.crops(rgb, detections)})[0]
 
     def refine(self, rgb: np.ndarray, detections: Detections) -> Detections:
+        finder = tuple(detections.names) == TILE_FINDER_NAMES
+        if finder and self.mode != "reader":
+            raise ValueError("a tile finder's boxes need the crop classifier in reader mode")
         if len(detections) == 0:
-            return detections
-        if tuple(self.names) != tuple(detections.names):
+            return Detections.empty(self.names) if finder else detections
+        if not finder and tuple(self.names) != tuple(detections.names):
             raise ValueError("crop classifier and detector disagree on class names")
         probs = self.probabilities(rgb, detections)
         best = probs.argmax(axis=1)
         best_p = probs[np.arange(len(best)), best].astype(np.float32)
         if self.mode == "reader":
-            return Detections(detections.xyxy, best, detections.confidence * best_p, detections.names)
+            return Detections(detections.xyxy, best, detections.confidence * best_p, self.names)
         take = (best_p >= self.min_confidence) & (best_p > detections.confidence)
         class_id = np.where(take, best, detections.class_id)
         # The confidence stays the detector's: it says whether a tile is there, and the
@@ -136,8 +139,9 @@ class CropClassifier:
 def default_refiner(classifier_path: str | os.PathLike | None = None,
                     names=None) -> Refiner:
     """The refiner the pipeline uses: the committed crop classifier reading every class
-    ("reader" mode) when its file is there and it shares the detector's class `names`;
-    otherwise the pass-through refiner."""
+    ("reader" mode) when its file is there and the detector is a tile finder or shares its
+    class `names`; otherwise the pass-through refiner (a tile finder then fails in
+    `TileReader`, with the reason)."""
     if classifier_path is None:
         # MAHJONG_LENS_CLASSIFIER: another classifier file, or "none" for the detector alone
         classifier_path = os.environ.get(CLASSIFIER_ENV) or DEFAULT_CLASSIFIER_PATH
@@ -147,6 +151,6 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
     if not path.is_file():
         return PassThrough()
     classifier = CropClassifier(path, mode="reader")
-    if names is not None and tuple(classifier.names) != tuple(names):
+    if names is not None and tuple(names) not in (tuple(classifier.names), TILE_FINDER_NAMES):
         return PassThrough()
     return classifier

@@ -122,3 +122,34 @@ def test_photo_is_decoded_as_small_as_the_refiner_allows(tmp_path, refiner_kind,
     assert min_short_side <= short < 3000  # reduced, never below what the stage needs
     assert (reading.photo.width, reading.photo.height) == (4000, 3000)
     assert reading.detections.codes == (["a"] if refiner_kind == "classifier" else ["b"])
+
+
+def test_a_tile_finder_is_read_by_the_classifier_in_reader_mode(tmp_path):
+    """A one-class detector ("tile") finds; the classifier names the classes."""
+    # raw layout (1, 4 + 1, N) in a 64x64 input: two tiles at the red and the blue patches
+    raw = np.zeros((1, 5, 2), np.float32)
+    # scale 0.32, 16 rows of padding on top: image (10..40, 20..60) and (100..130, 20..60)
+    raw[0, :, 0] = [8.0, 28.8, 9.6, 12.8, 0.9]
+    raw[0, :, 1] = [36.8, 28.8, 9.6, 12.8, 0.6]
+    model = write_stub_model(tmp_path / "finder.onnx", raw, names=["tile"])
+    photo = tmp_path / "two.png"
+    Image.fromarray(photo_with_tiles()).save(photo)
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "cls.onnx", margin=0.0),
+                                mode="reader")
+    reader = TileReader(model, refiner=classifier)
+    found = reader.read(photo).detections
+    assert reader.names == tuple(NAMES) and found.names == tuple(NAMES)
+    order = np.argsort(found.xyxy[:, 0])
+    np.testing.assert_allclose(found.xyxy[order], [[10, 20, 40, 60], [100, 20, 130, 60]], atol=0.5)
+    assert [found.codes[i] for i in order] == ["a", "c"]
+    assert found.confidence.max() <= 0.9 + 1e-6  # tile score x class probability
+
+
+@pytest.mark.parametrize("refiner", ["none", "override"])
+def test_a_tile_finder_without_a_reader_is_refused_with_the_reason(tmp_path, refiner):
+    model = write_stub_model(tmp_path / "finder.onnx", np.zeros((1, 5, 1), np.float32),
+                             names=["tile"])
+    chosen = (PassThrough() if refiner == "none" else
+              CropClassifier(write_colour_classifier(tmp_path / "cls.onnx"), mode="override"))
+    with pytest.raises(ValueError, match="only finds tiles"):
+        TileReader(model, refiner=chosen)
