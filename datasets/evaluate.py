@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -239,27 +239,45 @@ def run_reader(reader, samples: list[Sample]) -> list[Result]:
     return results
 
 
+CONF_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6)
+
+
+def tile_finding_ap50(samples: list[Sample], results: list[Result]) -> float:
+    """AP50 of "a tile is here", whatever its class: how well the detector finds tiles."""
+    def one_class(items):
+        return [replace(item, class_id=np.zeros_like(item.class_id)) for item in items]
+    return mean_average_precision(one_class(samples), one_class(results), 1)["mAP50"]
+
+
 def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
            conf: float) -> dict:
     maps = mean_average_precision(samples, results, len(names))
     tiles = score_tiles(samples, results, conf)
+    by_conf = {}
+    for threshold in CONF_GRID:  # to pick an operating point on a development set
+        counts = score_tiles(samples, results, threshold)
+        by_conf[threshold] = round(f1(counts.tp, counts.fp, counts.fn)[2], 4)
     precision, recall, f1_all = f1(tiles.tp, tiles.fp, tiles.fn)
     per_class = {names[c]: round(f1(*counts)[2], 4) for c, counts in sorted(tiles.per_class.items())
                  if counts[0] + counts[2] > 0}
     seconds = [r.seconds for r in results if r.error is None]
     out = {"set": name, "photos": len(samples), "tiles": int(sum(len(s.class_id) for s in samples)),
            **{k: round(v, 4) for k, v in maps.items()},
+           "tile_AP50": round(tile_finding_ap50(samples, results), 4),
            "conf": conf, "precision": round(precision, 4), "recall": round(recall, 4),
            "f1": round(f1_all, 4),
            "photos_without_error": round(tiles.photos_right / max(1, len(samples)), 4),
            "median_seconds": round(float(np.median(seconds)), 4) if seconds else None,
            "unreadable": [str(s.image) for s, r in zip(samples, results) if r.error],
+           "f1_by_conf": by_conf,
            "f1_per_class": per_class,
            "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()]}
     print(f"\n== {name}: {out['photos']} photos, {out['tiles']} labelled tiles")
-    print(f"mAP50 {out['mAP50']:.3f}  mAP50-95 {out['mAP50-95']:.3f}  |  at conf {conf}: "
+    print(f"mAP50 {out['mAP50']:.3f}  mAP50-95 {out['mAP50-95']:.3f}  tile AP50 "
+          f"{out['tile_AP50']:.3f}  |  at conf {conf}: "
           f"P {precision:.3f}  R {recall:.3f}  F1 {f1_all:.3f}  |  photos without error "
           f"{out['photos_without_error']:.1%}  |  median {out['median_seconds']} s/photo")
+    print("F1 by confidence: " + ", ".join(f"{c} {v:.3f}" for c, v in by_conf.items()))
     worst = sorted(per_class.items(), key=lambda item: item[1])[:10]
     print("lowest class F1: " + ", ".join(f"{code} {value:.2f}" for code, value in worst))
     print("confusions (true -> read): " + (", ".join(

@@ -68,8 +68,9 @@ def find_scenes(folder: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def _write(image, rows, target: Path, long_side: int) -> None:
-    """Image shrunk (or grown) to `long_side`, and its YOLO rows (normalised, so unchanged)."""
+def _write(image, rows, target: Path, long_side: int, single_class: bool = False) -> None:
+    """Image shrunk (or grown) to `long_side`, and its YOLO rows (normalised, so unchanged);
+    with `single_class` every row becomes class 0, "tile"."""
     import cv2
     height, width = image.shape[:2]
     scale = long_side / max(height, width)
@@ -78,7 +79,7 @@ def _write(image, rows, target: Path, long_side: int) -> None:
                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     cv2.imwrite(str(target), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     label = target.parent.parent.parent / "labels" / target.parent.name / (target.stem + ".txt")
-    label.write_text("".join(f"{int(r[0])} {r[1]:.6f} {r[2]:.6f} {r[3]:.6f} {r[4]:.6f}\n"
+    label.write_text("".join(f"{0 if single_class else int(r[0])} {r[1]:.6f} {r[2]:.6f} {r[3]:.6f} {r[4]:.6f}\n"
                              for r in rows))
 
 
@@ -111,50 +112,62 @@ def zoom_crop(image, rows, rng, min_visible: float = 0.6):
     return crop, out_rows
 
 
-def _shrink_one(job: tuple[str, str, str, int, int]) -> None:
+def _shrink_one(job: tuple[str, str, str, int, int, bool]) -> None:
     import cv2
     import numpy as np
-    source, label, target, long_side, zoom_seed = job
+    source, label, target, long_side, zoom_seed, single_class = job
     image = cv2.imread(source, cv2.IMREAD_COLOR)
     rows = np.loadtxt(label, ndmin=2) if Path(label).stat().st_size else np.zeros((0, 5))
-    _write(image, rows, Path(target), long_side)
+    _write(image, rows, Path(target), long_side, single_class)
     if zoom_seed >= 0 and len(rows):
         crop, crop_rows = zoom_crop(image, rows, np.random.default_rng(zoom_seed))
         _write(crop, crop_rows, Path(target).with_name(Path(target).stem + "_zoom.jpg"),
-               long_side)
+               long_side, single_class)
 
 
 def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
-                  zoom: bool = True) -> Path:
+                  zoom: bool = True, real: Path | None = None, real_repeat: int = 1,
+                  single_class: bool = False) -> Path:
     """Shrunk copies in out/{images,labels}/{train,val} and the dataset yaml; reused if there.
 
     Each training scene also gives one zoomed crop (see `zoom_crop`); validation does not.
+    `real` (datasets/camerash_train.py output) joins training `real_repeat` times, each
+    time with another zoomed crop: a few real photos against a thousand synthetic scenes.
+    `single_class`: one class, "tile": the detector only finds tiles and the crop
+    classifier reads them (vision/refine.py, "reader" mode).
     """
     data_yaml = out / "data.yaml"
     if data_yaml.is_file():
         return data_yaml
     jobs = []
     counts = {}
-    for split, folder in (("train", train), ("val", val)):
+    sources = [("train", train, 1), ("val", val, 1)]
+    if real is not None:
+        sources.append(("train", real, real_repeat))
+    for split, folder, repeat in sources:
         pairs = find_scenes(folder)
         if not pairs:
             raise SystemExit(f"no images with YOLO labels under {folder}")
-        counts[split] = len(pairs)
+        counts[str(folder)] = len(pairs) * repeat
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-        for i, (image, label) in enumerate(pairs):
-            target = out / "images" / split / f"{i:06d}_{image.stem}.jpg"
-            zoom_seed = seed * 1_000_003 + i if split == "train" and zoom else -1
-            jobs.append((str(image), str(label), str(target), imgsz, zoom_seed))
+        for copy in range(repeat):
+            for i, (image, label) in enumerate(pairs):
+                index = len(jobs)
+                target = out / "images" / split / f"{index:06d}_{image.stem}.jpg"
+                zoom_seed = seed * 1_000_003 + index if split == "train" and zoom else -1
+                jobs.append((str(image), str(label), str(target), imgsz, zoom_seed,
+                             single_class))
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(_shrink_one, jobs, chunksize=32))
-    names = class_names()
+    names = ["tile"] if single_class else class_names()
     lines = [f"path: {out.resolve()}", "train: images/train", "val: images/val", "names:"]
     lines += [f"  {i}: '{name}'" for i, name in enumerate(names)]
     data_yaml.write_text("\n".join(lines) + "\n")
     (out / "sources.json").write_text(json.dumps(
         {"train": str(train), "val": str(val), "counts": counts, "imgsz": imgsz,
-         "zoom_crops": zoom, "seed": seed}, indent=1))
+         "zoom_crops": zoom, "seed": seed, "real": str(real) if real else None,
+         "real_repeat": real_repeat, "single_class": single_class}, indent=1))
     return data_yaml
 
 
@@ -175,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr0", type=float, default=0.002)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-zoom", action="store_true", help="no zoomed crops in training")
+    parser.add_argument("--real", type=Path, default=None,
+                        help="real labelled photos for training (datasets/camerash_train.py)")
+    parser.add_argument("--real-repeat", type=int, default=16,
+                        help="how many times the real photos join each epoch")
+    parser.add_argument("--single-class", action="store_true",
+                        help="one class, tile: a tile finder for the crop classifier to read")
     parser.add_argument("--resume", action="store_true", help="continue from RUN/train/weights/last.pt")
     args = parser.parse_args(argv)
 
@@ -193,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.train and args.val):
             raise SystemExit("--train and --val are needed for a new run")
         data_yaml = build_dataset(args.train, args.val, args.run / "data", args.imgsz,
-                                  args.seed, zoom=not args.no_zoom)
+                                  args.seed, zoom=not args.no_zoom, real=args.real,
+                                  real_repeat=args.real_repeat, single_class=args.single_class)
         print(f"dataset ready in {time.time() - started:.0f} s: {data_yaml}", flush=True)
         YOLO(args.model).train(
             data=str(data_yaml), epochs=args.epochs, time=args.hours or None,
