@@ -14,8 +14,11 @@ crop have a box), so there a detection whose best IoU with every labelled box is
 IGNORE_IOU is left out: it most likely sits on an unlabelled tile.
 
 Reported per set: mAP50 and mAP50-95 (COCO 101-point AP, class-aware matching, detections
-down to confidence 0.001); per-tile precision, recall and F1 at the operating confidence
-(a tile counts when a detection overlaps it with IoU >= 0.5 and has its class), F1 per class,
+down to confidence 0.001, ranked by their final confidence); per-tile precision, recall and
+F1 at the operating confidence, a tile counting when a detection overlaps it with IoU >= 0.5
+and has its class (the confidence is applied as the app applies it, to the detector's tile
+score: in reader mode the class probability lowers a tile's confidence but never drops it);
+F1 at a grid of confidences (to pick the operating point on a development set), F1 per class,
 the share of photos read with no error (every labelled tile right, nothing extra), the
 confusion pairs (true -> read), and the median seconds per photo (decode, detect, refine).
 """
@@ -52,6 +55,12 @@ class Result:
     confidence: np.ndarray
     seconds: float
     error: str | None = None
+    tile_score: np.ndarray | None = None  # what the operating confidence applies to (the app's rule)
+
+    def kept(self, conf: float) -> np.ndarray:
+        """The detections the app shows at operating confidence `conf`."""
+        score = self.confidence if self.tile_score is None else self.tile_score
+        return score >= conf
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -76,7 +85,8 @@ def drop_unlabelled(sample: Sample, result: Result) -> Result:
     else:
         keep = box_iou(result.xyxy, sample.xyxy).max(axis=1) >= IGNORE_IOU
     return Result(result.xyxy[keep], result.class_id[keep], result.confidence[keep],
-                  result.seconds, result.error)
+                  result.seconds, result.error,
+                  None if result.tile_score is None else result.tile_score[keep])
 
 
 def match_tiles(pred_xyxy, pred_conf, gt_xyxy, iou_threshold=0.5) -> list[tuple[int, int]]:
@@ -168,7 +178,7 @@ def score_tiles(samples: list[Sample], results: list[Result], conf: float) -> Ti
     """Per-tile counts at the operating confidence: right box (IoU >= 0.5) and right class."""
     score = TileScore()
     for sample, result in zip(samples, results):
-        keep = result.confidence >= conf
+        keep = result.kept(conf)
         xyxy, cls, confidence = result.xyxy[keep], result.class_id[keep], result.confidence[keep]
         pairs = match_tiles(xyxy, confidence, sample.xyxy)
         right = 0
@@ -232,7 +242,7 @@ def run_reader(reader, samples: list[Sample]) -> list[Result]:
             reading = reader.read(sample.image)
             found = reading.detections
             result = Result(found.xyxy.astype(np.float64), found.class_id, found.confidence,
-                            reading.seconds)
+                            reading.seconds, tile_score=reading.tile_score)
         except ImageError as exc:
             result = Result(np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0), 0.0, str(exc))
         results.append(drop_unlabelled(sample, result))

@@ -11,9 +11,15 @@ import os
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
 from vision.refine import Refiner, default_refiner
+
+# The detector's tile score from which a tile is shown: picked on the synthetic development
+# scenes (training designs, seed 9; models/README.md), never on the held-out sets.
+OPERATING_CONF = 0.25
 
 
 @dataclass(frozen=True)
@@ -23,11 +29,14 @@ class PhotoReading:
     photo: Photo
     detections: Detections  # boxes in full-resolution upright pixels
     seconds: float
+    tile_score: np.ndarray | None = None  # per detection: the detector's "a tile is here"
+    # score, which the operating confidence is applied to (the reader's class probability
+    # lowers `detections.confidence` and marks a tile doubtful, but never drops it)
 
 
 class TileReader:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
-                 refiner: Refiner | None = None, conf: float = 0.25, iou: float = 0.7,
+                 refiner: Refiner | None = None, conf: float = OPERATING_CONF, iou: float = 0.7,
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
         self.detector = Detector(model_path)
         # None → the pipeline's default second stage (vision/refine.py records the decision)
@@ -54,11 +63,12 @@ class TileReader:
         found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
                                      tile_score=getattr(self.refiner, "tile_score", "class"),
                                      agnostic=self.agnostic)
+        tile_score = found.confidence.copy()
         found = self.refiner.refine(photo.rgb, found)
         sx, sy = photo.scale
         if (sx, sy) != (1.0, 1.0):
             found = found.scaled(sx, sy)
-        return PhotoReading(photo, found, time.perf_counter() - start)
+        return PhotoReading(photo, found, time.perf_counter() - start, tile_score)
 
 
 def read_layout_from_path(path, model=None):

@@ -106,3 +106,13 @@ def test_partly_labelled_photos_ignore_detections_away_from_labels():
 def test_unreadable_photo_is_never_right():
     score = score_tiles([_sample([], [])], [_result([], [], [], error="bad")], conf=0.25)
     assert score.photos_right == 0
+
+
+def test_the_operating_confidence_applies_to_the_tile_score_as_in_the_app():
+    """A sure tile with an unsure class stays (doubtful); an unsure tile goes."""
+    found = Result(np.array([BOX_A, BOX_B], float), np.array([0, 1]), np.array([0.15, 0.2]),
+                   0.1, tile_score=np.array([0.9, 0.2]))
+    score = score_tiles([_sample([BOX_A, BOX_B], [0, 1])], [found], conf=0.25)
+    assert (score.tp, score.fp, score.fn) == (1, 0, 1)
+    kept = drop_unlabelled(_sample([BOX_A], [0], partial=True), found)
+    assert list(kept.tile_score) == [0.9]
