@@ -85,6 +85,7 @@ def render(who: str, *, need_winning: bool = True) -> None:
             st.caption(note)
             if found.message:
                 st.info(found.message)
+            _other_readings(who, found.layout.alternatives)
     elif mode != "Manual":
         if who in st.session_state["photo_ids"]:  # removed: the same photo may come again
             st.session_state["photo_ids"] = {k: v for k, v in st.session_state["photo_ids"].items()
@@ -92,3 +93,14 @@ def render(who: str, *, need_winning: bool = True) -> None:
         found = reader()
         if isinstance(found, str):
             st.info(found)
+
+
+def _other_readings(who: str, alternatives: tuple[str, ...]) -> None:
+    """The complete hands the layout rejected (a pung or a kong with its fourth tile on top,
+    a set of the row or of the concealed tiles): one tap takes one."""
+    if not alternatives:
+        return
+    with st.expander("Other ways to read these tiles"):
+        for i, notation in enumerate(alternatives[:3]):
+            st.button(notation, key=f"reading__{who}__{i}", on_click=state.on_reading,
+                      args=(who, notation), icon=":material/swap_horiz:")

@@ -135,6 +135,20 @@ def on_confirm_all(who: str) -> None:
     set_draft(who, edit.confirm_all(draft(who)))
 
 
+def on_reading(who: str, notation: str) -> None:
+    """Take another reading the layout found for the photo (bonus tiles kept)."""
+    from scoring.errors import InvalidHandError
+    from scoring.hand import parse_hand
+    try:
+        hand = parse_hand(notation)
+    except InvalidHandError as exc:  # the layout only offers complete hands; still, no crash
+        flash(f"Could not use {notation!r}: {exc}")
+        return
+    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=draft(who).bonus))
+    st.session_state["sel"] = None
+    flash(f"Now reading the hand as {notation}")
+
+
 def on_notation(who: str, key: str, need_winning: bool) -> None:
     from scoring.errors import InvalidHandError
     from scoring.hand import parse_hand

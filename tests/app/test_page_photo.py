@@ -90,3 +90,25 @@ def test_missing_model_leaves_manual_entry_working(page, no_model):
     assert "No tile model" in texts(page)
     click(page, "pal__5p__win")
     assert page.session_state["drafts"]["win"].codes() == ["5p"]
+
+
+def test_another_reading_of_the_photo_is_one_tap(page, stub_model, monkeypatch):
+    """The layout's rejected complete readings are offered; a tap takes one, bonus kept."""
+    import dataclasses
+
+    import vision.layout
+    real = vision.layout.read_layout
+    other = "[111z1]123m456p789s2z2z"
+
+    def with_alternative(detections):
+        return dataclasses.replace(real(detections), alternatives=(other,))
+    monkeypatch.setattr(vision.layout, "read_layout", with_alternative)
+    _upload(page, "hand.jpg", table_photo())
+    button = next(b for b in page.button if b.key == "reading__win__0")
+    assert button.label == other
+    button.click().run()
+    assert not page.exception
+    draft = page.session_state["drafts"]["win"]
+    assert [m.kind for m in draft.melds] == ["pung"] and draft.winning.code == "2z"
+    assert sorted(draft.codes()) == sorted(HAND[:5] + ["6p"] + HAND[6:])
+    assert "Now reading the hand as" in texts(page)
