@@ -308,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", action="store_true",
                         help="with --classifier: the detector only finds tiles (sum of class "
                              "scores) and the classifier reads every class")
+    parser.add_argument("--upside-down", action="store_true",
+                        help="with --classifier: also read each crop turned 180° and average")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
@@ -315,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     from vision.pipeline import TileReader
     from vision.refine import CropClassifier, PassThrough
     refiner = (CropClassifier(args.classifier, min_confidence=args.min_confidence,
-                              mode="reader" if args.reader else "override")
+                              mode="reader" if args.reader else "override",
+                              upside_down=args.upside_down)
                if args.classifier else PassThrough())
     reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
     reports = []

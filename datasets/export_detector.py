@@ -5,7 +5,7 @@
 Writes models/detector.onnx: static 1x3x640x640 input, raw (1, 4+nc, N) output (NMS is
 done by `vision.detector` with OpenCV), opset 17 (onnxruntime >= 1.17 runs it), simplified
 with onnxslim; ultralytics stores `names` and `imgsz` in the metadata, checked here against
-datasets/classes.yaml. Refuses a file over 30 MB (the repository keeps the model).
+datasets/classes.yaml (or the one class "tile" of a tile finder). Refuses a file over 30 MB (the repository keeps the model).
 """
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ def check_metadata(onnx_path: Path, imgsz: int) -> dict[str, str]:
     model = onnx.load(str(onnx_path), load_external_data=False)
     meta = {prop.key: prop.value for prop in model.metadata_props}
     names = ast.literal_eval(meta.get("names", "{}"))
-    expected = class_names()
-    if [names[i] for i in range(len(names))] != expected:
-        raise SystemExit(f"{onnx_path}: metadata names differ from datasets/classes.yaml")
+    found = [names[i] for i in range(len(names))]
+    if found not in (class_names(), ["tile"]):  # the 43 classes, or a tile finder (--single-class)
+        raise SystemExit(f"{onnx_path}: metadata names are neither datasets/classes.yaml nor 'tile'")
     if list(ast.literal_eval(meta.get("imgsz", "[]"))) != [imgsz, imgsz]:
         raise SystemExit(f"{onnx_path}: metadata imgsz is {meta.get('imgsz')}, expected {imgsz}")
     return meta

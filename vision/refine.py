@@ -82,10 +82,12 @@ class CropClassifier:
 
     def __init__(self, model_path: str | os.PathLike = DEFAULT_CLASSIFIER_PATH,
                  min_confidence: float = 0.5, threads: int | None = None,
-                 decode_min_side: int | None = DECODE_MIN_SIDE, mode: str = "override") -> None:
+                 decode_min_side: int | None = DECODE_MIN_SIDE, mode: str = "override",
+                 upside_down: bool = False) -> None:
         if mode not in ("override", "reader"):
             raise ValueError(f"mode must be 'override' or 'reader', got {mode!r}")
         self.mode = mode
+        self.upside_down = upside_down  # read each crop both ways up (test-time augmentation)
         self.tile_score = "any" if mode == "reader" else "class"
         import onnxruntime as ort
 
@@ -111,10 +113,16 @@ class CropClassifier:
         return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), np.float32) * (1.0 / 255.0)
 
     def probabilities(self, rgb: np.ndarray, detections: Detections) -> np.ndarray:
-        """(N, nc) class probabilities of each box, all crops in one ONNX call."""
+        """(N, nc) class probabilities of each box, all crops in one ONNX call; with
+        `upside_down`, averaged with those of each crop turned 180° (the same call)."""
         if len(detections) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        return self.session.run(None, {self.input_name: self.crops(rgb, detections)})[0]
+        batch = self.crops(rgb, detections)
+        if not self.upside_down:
+            return self.session.run(None, {self.input_name: batch})[0]
+        both = np.concatenate([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
+        probs = self.session.run(None, {self.input_name: both})[0]
+        return (probs[:len(batch)] + probs[len(batch):]) / 2
 
     def refine(self, rgb: np.ndarray, detections: Detections) -> Detections:
         finder = tuple(detections.names) == TILE_FINDER_NAMES
