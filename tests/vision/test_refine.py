@@ -153,3 +153,38 @@ def test_a_tile_finder_without_a_reader_is_refused_with_the_reason(tmp_path, ref
               CropClassifier(write_colour_classifier(tmp_path / "cls.onnx"), mode="override"))
     with pytest.raises(ValueError, match="only finds tiles"):
         TileReader(model, refiner=chosen)
+
+
+def write_top_half_classifier(path, size: int = 8):
+    """probabilities = softmax(20 * mean RGB of the crop's top half): turning the crop matters."""
+    weight = numpy_helper.from_array(np.eye(3, dtype=np.float32) * 20.0, name="weight")
+    starts = numpy_helper.from_array(np.array([0], np.int64), name="starts")
+    ends = numpy_helper.from_array(np.array([size // 2], np.int64), name="ends")
+    axes = numpy_helper.from_array(np.array([2], np.int64), name="axes")
+    nodes = [helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"]),
+             helper.make_node("ReduceMean", ["top"], ["mean"], axes=[2, 3], keepdims=0),
+             helper.make_node("MatMul", ["mean", "weight"], ["logits"]),
+             helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1)]
+    graph = helper.make_graph(
+        nodes, "top_half",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size, size])],
+        [helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["batch", 3])],
+        initializer=[weight, starts, ends, axes])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    helper.set_model_props(model, {"names": str(dict(enumerate(NAMES))), "imgsz": str([size, size]),
+                                   "crop_margin": "0.0"})
+    onnx.save(model, path)
+    return path
+
+
+def test_upside_down_reading_averages_the_crop_and_the_crop_turned_over(tmp_path):
+    rgb = np.zeros((40, 40, 3), np.uint8)
+    rgb[:20, :, 0] = 255   # red top
+    rgb[20:, :, 2] = 255   # blue bottom
+    found = Detections([[0, 0, 40, 40]], [0], [0.9], NAMES)
+    path = write_top_half_classifier(tmp_path / "top.onnx")
+    plain = CropClassifier(path, mode="reader").probabilities(rgb, found)[0]
+    both = CropClassifier(path, mode="reader", upside_down=True).probabilities(rgb, found)[0]
+    assert plain[0] > 0.99                         # reads the red top only
+    assert both[0] == pytest.approx(both[2], abs=1e-5) and both[0] > 0.45  # red and blue alike
