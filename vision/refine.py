@@ -158,7 +158,7 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
     path = Path(classifier_path)
     if not path.is_file():
         return PassThrough()
-    classifier = CropClassifier(path, mode="reader")
+    classifier = CropClassifier(path, mode="reader", upside_down=True)
     if names is not None and tuple(names) not in (tuple(classifier.names), TILE_FINDER_NAMES):
         return PassThrough()
     return classifier
