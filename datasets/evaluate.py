@@ -1,11 +1,12 @@
 """Measure the detector (with its refiner) as the user meets it: photo files in, tiles out.
 
     python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash] \
-        [--model models/detector.onnx] [--json cache/eval.json] [--limit N] \
-        [--classifier models/tile_classifier.onnx [--min-confidence 0.5]]
+        [--model models/detector.onnx] [--json cache/eval.json] [--limit N] [--conf C] \
+        [--classifier none | PATH [--reader] [--upside-down] [--min-confidence 0.5]]
 
-With `--classifier`, the crop classifier of vision/refine.py re-reads every detection (the
-second stage); without it, the detector's reading is measured alone.
+Without `--classifier` the pipeline is the app's (vision.refine.default_refiner: the committed
+crop classifier in reader mode, each crop read both ways up); `--classifier none` measures the
+detector alone (not possible for a tile finder), `--classifier PATH` another classifier.
 
 Two test sets: synthetic scenes drawn with tile designs never used in training (YOLO labels
 beside the images), and the held-out Camerash photos with the boxes of
@@ -304,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
     parser.add_argument("--limit", type=int, default=0, help="at most this many synthetic scenes")
     parser.add_argument("--json", type=Path, help="write the report here")
-    parser.add_argument("--classifier", type=Path, help="crop classifier ONNX: refine with it")
+    parser.add_argument("--classifier", type=Path, default=None,
+                        help="crop classifier ONNX to refine with (default: the app's second "
+                             "stage, vision.refine.default_refiner; 'none': the detector alone)")
     parser.add_argument("--reader", action="store_true",
                         help="with --classifier: the detector only finds tiles (sum of class "
                              "scores) and the classifier reads every class")
@@ -316,11 +319,18 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
     from vision.refine import CropClassifier, PassThrough
-    refiner = (CropClassifier(args.classifier, min_confidence=args.min_confidence,
-                              mode="reader" if args.reader else "override",
-                              upside_down=args.upside_down)
-               if args.classifier else PassThrough())
-    reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
+    if args.classifier is None:  # the app's own second stage (vision.refine.default_refiner)
+        refiner = None
+    elif str(args.classifier).lower() == "none":
+        refiner = PassThrough()
+    else:
+        refiner = CropClassifier(args.classifier, min_confidence=args.min_confidence,
+                                 mode="reader" if args.reader else "override",
+                                 upside_down=args.upside_down)
+    try:
+        reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
+    except (ValueError, FileNotFoundError) as exc:
+        parser.error(str(exc))
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]
@@ -333,9 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     if not reports:
         parser.error("give --synth and/or --camerash")
     if args.json:
+        refiner = reader.refiner
         args.json.write_text(json.dumps({"model": str(reader.detector.path),
-                                         "classifier": str(args.classifier or ""),
-                                         "classifier_mode": "reader" if args.reader else "override",
+                                         "classifier": str(args.classifier or "default"),
+                                         "classifier_mode": getattr(refiner, "mode", "none"),
+                                         "upside_down": getattr(refiner, "upside_down", False),
                                          "reports": reports}, indent=1) + "\n")
     return 0
 
