@@ -20,6 +20,8 @@ from PIL import Image
 from vision.layout import LaidTile, TableLayout
 
 MODEL_ENV = "MAHJONG_LENS_MODEL"
+# what else in the environment changes the reader: the crop classifier, the operating confidence
+READER_ENV = ("MAHJONG_LENS_CLASSIFIER", "MAHJONG_LENS_CONF")
 LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
 OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
 BONUS_CODES = {f"{n}f" for n in range(1, 9)}

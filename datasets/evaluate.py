@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]
-        reports.append(report(f"synthetic held-out designs ({args.synth})", samples,
+        reports.append(report(f"synthetic scenes ({args.synth})", samples,
                               run_reader(reader, samples), reader.names, args.conf))
     if args.camerash:
         samples = camerash_samples(args.camerash, args.boxes)

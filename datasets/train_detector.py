@@ -1,11 +1,13 @@
-"""Train the YOLO tile detector on synthetic scenes (run in .venv-train, with ultralytics).
+"""Train the YOLO tile detector on synthetic scenes and real photos (run in .venv-train).
 
 One command builds the dataset and trains; the same command with --resume continues from
-the run's last.pt (ultralytics restores epoch, optimizer and schedule):
+the run's last.pt (ultralytics restores epoch, optimizer and schedule). The committed model
+(a tile finder, models/README.md) continues models/checkpoints/detector_last.pt:
 
-    .venv-train/bin/python -m datasets.train_detector --train cache/synth_train \
-        --val cache/synth_val --run cache/detector_run --hours 1.5 --seed 0
-    .venv-train/bin/python -m datasets.train_detector --run cache/detector_run --resume
+    .venv-train/bin/python -m datasets.train_detector --model models/checkpoints/detector_last.pt \
+        --train cache/synth_train --val cache/synth_val --real cache/camerash_train \
+        --real-repeat 16 --single-class --run cache/detector_run4 --hours 1.85 --seed 0
+    .venv-train/bin/python -m datasets.train_detector --run cache/detector_run4 --resume
 
 Data: `--train` and `--val` are output folders of `python -m datasets.synth` (JPEG, YOLO
 label .txt and truth .json per scene, in any sub-folder layout); `--val` must be drawn with

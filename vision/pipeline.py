@@ -17,9 +17,25 @@ from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
 from vision.refine import Refiner, default_refiner
 
-# The detector's tile score from which a tile is shown: picked on the synthetic development
-# scenes (training designs, seed 9; models/README.md), never on the held-out sets.
-OPERATING_CONF = 0.25
+# The detector's tile score from which a tile is shown: the best F1 of the grid on the
+# synthetic development scenes (training designs, seed 9; models/README.md), never tuned on
+# the held-out sets.
+OPERATING_CONF = 0.5
+CONF_ENV = "MAHJONG_LENS_CONF"  # another operating confidence, 0..1 (fewer misses: lower)
+
+
+def operating_conf() -> float:
+    """OPERATING_CONF, or the value of $MAHJONG_LENS_CONF; a bad value is a one-line error."""
+    raw = os.environ.get(CONF_ENV)
+    if not raw:
+        return OPERATING_CONF
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{CONF_ENV}={raw!r}: expected a number from 0 to 1")
+    return value
 
 
 @dataclass(frozen=True)
@@ -36,7 +52,7 @@ class PhotoReading:
 
 class TileReader:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
-                 refiner: Refiner | None = None, conf: float = OPERATING_CONF, iou: float = 0.7,
+                 refiner: Refiner | None = None, conf: float | None = None, iou: float = 0.7,
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
         self.detector = Detector(model_path)
         # None → the pipeline's default second stage (vision/refine.py records the decision)
@@ -45,7 +61,8 @@ class TileReader:
             raise ValueError(f"{self.detector.path} only finds tiles and no crop classifier is "
                              f"there to read them (models/tile_classifier.onnx, or "
                              f"MAHJONG_LENS_CLASSIFIER)")
-        self.conf, self.iou, self.agnostic = conf, iou, agnostic
+        self.conf = operating_conf() if conf is None else conf
+        self.iou, self.agnostic = iou, agnostic
         self.max_pixels = max_pixels
 
     @property

@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
                         help="detector ONNX file (default: the committed models/detector.onnx)")
     parser.add_argument("--conf", type=_fraction, default=None,
                         help="minimum tile score, 0..1 (default: the pipeline's operating "
-                             "confidence, vision.pipeline.OPERATING_CONF)")
+                             "confidence, vision.pipeline.OPERATING_CONF or $MAHJONG_LENS_CONF)")
     parser.add_argument("--max-megapixels", type=float, default=None,
                         help="refuse larger images (default: vision.image's limit, 40)")
     parser.set_defaults(run=run)
@@ -60,12 +60,12 @@ def reading_to_json(image: str, reading: PhotoReading) -> dict:
 def run(args: argparse.Namespace) -> int:
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.image import DEFAULT_MAX_PIXELS, ImageError
-    from vision.pipeline import OPERATING_CONF, TileReader
+    from vision.pipeline import TileReader
 
     max_pixels = DEFAULT_MAX_PIXELS if args.max_megapixels is None else int(args.max_megapixels * 1e6)
     try:
         reader = TileReader(args.model or DEFAULT_MODEL_PATH, max_pixels=max_pixels,
-                            conf=OPERATING_CONF if args.conf is None else args.conf)
+                            conf=args.conf)
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None
     failed = 0

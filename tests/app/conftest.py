@@ -24,6 +24,8 @@ def stub_model(tmp_path, monkeypatch):
     path = write_model(tmp_path / "stub.onnx", codes, confidences)
     monkeypatch.setenv("MAHJONG_LENS_MODEL", str(path))
     monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")  # the stub's reading is the test's truth
+    # detector alone: its score is the confidence, so the 0.31 misread is shown only under 0.5
+    monkeypatch.setenv("MAHJONG_LENS_CONF", "0.25")
     return path
 
 

@@ -49,7 +49,8 @@ def _free_port() -> int:
 def server(tmp_path, stub_model):
     port = _free_port()
     env = {**os.environ, "MAHJONG_LENS_MODEL": os.environ.get("MAHJONG_LENS_BROWSER_MODEL") or str(stub_model),
-           "MAHJONG_LENS_CLASSIFIER": "none" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else ""}
+           "MAHJONG_LENS_CLASSIFIER": "none" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else "",
+           "MAHJONG_LENS_CONF": "0.25" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else ""}
     log = open(tmp_path / "server.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
                              "--server.address", "127.0.0.1", "--data-dir", str(tmp_path / "data")],

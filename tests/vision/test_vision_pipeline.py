@@ -53,3 +53,19 @@ def test_default_refiner_is_the_committed_reader_unless_switched_off(monkeypatch
     assert isinstance(default_refiner(names=("only", "two")), PassThrough)  # names must agree
     monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")
     assert isinstance(default_refiner(), PassThrough)
+
+
+@pytest.mark.parametrize("raw, expect", [(None, 0.5), ("0.3", 0.3), ("1", 1.0),
+                                         ("1.5", ValueError), ("high", ValueError)])
+def test_operating_confidence_comes_from_the_pipeline_or_the_environment(monkeypatch, raw, expect):
+    from vision.pipeline import OPERATING_CONF, operating_conf
+    assert OPERATING_CONF == 0.5
+    if raw is None:
+        monkeypatch.delenv("MAHJONG_LENS_CONF", raising=False)
+    else:
+        monkeypatch.setenv("MAHJONG_LENS_CONF", raw)
+    if expect is ValueError:
+        with pytest.raises(ValueError, match="MAHJONG_LENS_CONF"):
+            operating_conf()
+    else:
+        assert operating_conf() == expect
