@@ -157,7 +157,7 @@ def build_boxes(camerash: Path) -> dict:
             "photos": photos, "held_out_crops": sorted(held_out_crops), "misses": misses}
 
 
-def _iou(a: list[float], b: list[float]) -> float:
+def box_overlap(a: list[float], b: list[float]) -> float:
     w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = w * h
@@ -171,7 +171,7 @@ def drop_duplicates(tiles: list[dict]) -> tuple[list[dict], list[dict]]:
     ordered = sorted(tiles, key=lambda t: -t["score"])
     kept, dropped = [], []
     for tile in ordered:
-        rivals = [k for k in kept if _iou(k["box"], tile["box"]) > 0.5]
+        rivals = [k for k in kept if box_overlap(k["box"], tile["box"]) > 0.5]
         if not rivals:
             kept.append(tile)
             continue

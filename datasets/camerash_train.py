@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.camerash_boxes import _iou
+from datasets.camerash_boxes import box_overlap
 from datasets.classes import class_index
 from vision.image import decode_image
 
@@ -64,20 +64,20 @@ def find_copies(grey: np.ndarray, box: list[int]) -> list[tuple[list[int], float
         if fine_score < MIN_COPY_SCORE:
             continue
         candidate = [wx0 + dx, wy0 + dy, wx0 + dx + width, wy0 + dy + height]
-        if all(_iou(candidate, other) <= MAX_OVERLAP for other, _ in found):
+        if all(box_overlap(candidate, other) <= MAX_OVERLAP for other, _ in found):
             found.append((candidate, float(fine_score)))
     return found
 
 
-def label_photo(path: Path, tiles: list[dict]) -> list[tuple[str, list[int], float]]:
-    """(code, box, score) for every tile copy found, overlaps resolved by score."""
-    grey = cv2.cvtColor(decode_image(path), cv2.COLOR_RGB2GRAY)
+def label_photo(rgb: np.ndarray, tiles: list[dict]) -> list[tuple[str, list[int], float]]:
+    """(code, box, score) for every tile copy found in the photo, overlaps resolved by score."""
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     candidates = [(tile["code"], box, score)
                   for tile in tiles for box, score in find_copies(grey, tile["box"])]
     candidates.sort(key=lambda c: -c[2])
     kept: list[tuple[str, list[int], float]] = []
     for code, box, score in candidates:
-        if all(_iou(box, other) <= MAX_OVERLAP for _, other, _ in kept):
+        if all(box_overlap(box, other) <= MAX_OVERLAP for _, other, _ in kept):
             kept.append((code, box, score))
     return kept
 
@@ -90,9 +90,8 @@ def build(camerash: Path, boxes_json: Path, out: Path, draw_to: Path | None = No
     for name, photo in sorted(boxes["photos"].items()):
         if photo["held_out"] or not photo["tiles"]:
             continue
-        source = camerash / "raw-images" / name
-        found = label_photo(source, photo["tiles"])
-        rgb = decode_image(source)
+        rgb = decode_image(camerash / "raw-images" / name)
+        found = label_photo(rgb, photo["tiles"])
         height, width = rgb.shape[:2]
         stem = "camerash_" + Path(name).stem
         cv2.imwrite(str(out / f"{stem}.jpg"), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR),

@@ -112,7 +112,7 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     """Median seconds of the app's pipeline on `photo` (decode, detect, refine with this
     classifier read both ways up), and of its parts: the detector on the decoded photo
     (letterbox, ONNX, NMS) and the model's own ONNX call."""
-    from vision.detector import DEFAULT_MODEL_PATH, letterbox
+    from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
     from vision.refine import CropClassifier
     out = {"photo": str(photo)}
@@ -124,7 +124,7 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     rgb = found.photo.rgb
     det = reader.detector
     detect_s, model_s = [], []
-    blob = np.ascontiguousarray(letterbox(rgb, det.imgsz)[0].transpose(2, 0, 1)[None], np.float32) / 255
+    blob = det.prepare(rgb)[0]
     for _ in range(repeat):
         start = time.perf_counter()
         det.detect(rgb, conf=reader.conf, tile_score=refiner.tile_score)

@@ -251,13 +251,18 @@ class Detector:
         """True for a tile finder, whose boxes need a crop classifier to be read."""
         return self.names == TILE_FINDER_NAMES
 
+    def prepare(self, rgb: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        """The model's input for an RGB uint8 image (letterboxed, NCHW, 0..1) and the letterbox."""
+        canvas, box = letterbox(rgb, self.imgsz)
+        blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32)
+        blob *= 1.0 / 255.0
+        return blob, box
+
     def detect(self, rgb: np.ndarray, conf: float = 0.25, iou: float = 0.7,
                agnostic: bool = True, max_det: int = MAX_DETECTIONS,
                tile_score: str = "class") -> Detections:
         """Tiles in an RGB uint8 image, boxes in that image's pixels."""
-        canvas, box = letterbox(rgb, self.imgsz)
-        blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32)
-        blob *= 1.0 / 255.0
+        blob, box = self.prepare(rgb)
         output = self.session.run(None, {self.input_name: blob})[0]
         xyxy, class_id, score = decode_output(output, len(self.names), conf, tile_score)
         keep = nms(xyxy, score, class_id, iou, agnostic=agnostic, max_det=max_det)

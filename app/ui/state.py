@@ -135,31 +135,28 @@ def on_confirm_all(who: str) -> None:
     set_draft(who, edit.confirm_all(draft(who)))
 
 
-def on_reading(who: str, notation: str) -> None:
-    """Take another reading the layout found for the photo (bonus tiles kept)."""
+def _take_notation(who: str, text: str, failure: str) -> bool:
+    """The hand in `text` becomes `who`'s draft (bonus tiles kept); a bad one is flashed."""
     from scoring.errors import InvalidHandError
     from scoring.hand import parse_hand
-    try:
-        hand = parse_hand(notation)
-    except InvalidHandError as exc:  # the layout only offers complete hands; still, no crash
-        flash(f"Could not use {notation!r}: {exc}")
-        return
-    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=draft(who).bonus))
-    st.session_state["sel"] = None
-    flash(f"Now reading the hand as {notation}")
-
-
-def on_notation(who: str, key: str, need_winning: bool) -> None:
-    from scoring.errors import InvalidHandError
-    from scoring.hand import parse_hand
-    text = (st.session_state.get(key) or "").strip()
-    if not text:
-        return
     try:
         hand = parse_hand(text)
     except InvalidHandError as exc:
-        flash(f"Could not read {text!r}: {exc}")
-        return
-    bonus = draft(who).bonus
-    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=bonus))
+        flash(f"{failure} {text!r}: {exc}")
+        return False
+    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=draft(who).bonus))
     st.session_state["sel"] = None
+    return True
+
+
+def on_reading(who: str, notation: str) -> None:
+    """Take another reading the layout found for the photo (bonus tiles kept)."""
+    # the layout offers complete hands only; a bad one is still a message, not a crash
+    if _take_notation(who, notation, "Could not use"):
+        flash(f"Now reading the hand as {notation}")
+
+
+def on_notation(who: str, key: str, need_winning: bool) -> None:
+    text = (st.session_state.get(key) or "").strip()
+    if text:
+        _take_notation(who, text, "Could not read")

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.camerash_boxes import _iou
+from datasets.camerash_boxes import box_overlap
 from datasets.camerash_train import MAX_OVERLAP, build, find_copies, label_photo
+from vision.image import decode_image
 
 REPO = Path(__file__).resolve().parents[2]
 BOXES = REPO / "datasets" / "camerash_boxes.json"
@@ -32,12 +33,12 @@ def test_copies_of_a_pattern_are_found_once_each_and_a_different_one_is_not():
 @needs_camerash
 def test_a_real_photo_keeps_its_boxed_tiles_and_gains_their_copies():
     photo = json.loads(BOXES.read_text())["photos"]["8.jpg"]
-    found = label_photo(CAMERASH / "raw-images" / "8.jpg", photo["tiles"])
+    found = label_photo(decode_image(CAMERASH / "raw-images" / "8.jpg"), photo["tiles"])
     for tile in photo["tiles"]:
-        assert any(code == tile["code"] and _iou(box, tile["box"]) > 0.9 for code, box, _ in found)
+        assert any(code == tile["code"] and box_overlap(box, tile["box"]) > 0.9 for code, box, _ in found)
     assert len(found) > 2 * len(photo["tiles"])
     for i, (_, a, _) in enumerate(found):
-        assert all(_iou(a, b) <= MAX_OVERLAP for _, b, _ in found[i + 1:])
+        assert all(box_overlap(a, b) <= MAX_OVERLAP for _, b, _ in found[i + 1:])
 
 
 @needs_camerash

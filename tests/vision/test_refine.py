@@ -16,26 +16,33 @@ from vision.refine import CROP_MARGIN, CropClassifier, PassThrough, square_crop
 NAMES = ["a", "b", "c"]  # a = red, b = green, c = blue
 
 
-def write_colour_classifier(path, size: int = 8, names=NAMES, margin: float | None = None):
-    """probabilities = softmax(20 * mean RGB of the crop): the class is the dominant colour."""
+def _save_classifier(path, reduce: list, initializer: list, size: int, names=NAMES,
+                     margin: float | None = None):
+    """A classifier graph: `reduce` nodes turn images into `mean` (N, 3); then
+    probabilities = softmax(20 * mean), one class per colour channel."""
     weight = numpy_helper.from_array(np.eye(3, dtype=np.float32) * 20.0, name="weight")
-    nodes = [helper.make_node("ReduceMean", ["images"], ["mean"], axes=[2, 3], keepdims=0),
-             helper.make_node("MatMul", ["mean", "weight"], ["logits"]),
-             helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1)]
+    nodes = reduce + [helper.make_node("MatMul", ["mean", "weight"], ["logits"]),
+                      helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1)]
     graph = helper.make_graph(
-        nodes, "colour",
+        nodes, "classifier",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size, size])],
         [helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["batch", 3])],
-        initializer=[weight])
+        initializer=[weight, *initializer])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
-    props = {"names": str({i: n for i, n in enumerate(names)}), "imgsz": str([size, size])}
+    props = {"names": str(dict(enumerate(names))), "imgsz": str([size, size])}
     if margin is not None:
         props["crop_margin"] = str(margin)
     helper.set_model_props(model, props)
     onnx.checker.check_model(model)
     onnx.save(model, path)
     return path
+
+
+def write_colour_classifier(path, size: int = 8, names=NAMES, margin: float | None = None):
+    """probabilities = softmax(20 * mean RGB of the crop): the class is the dominant colour."""
+    reduce = [helper.make_node("ReduceMean", ["images"], ["mean"], axes=[2, 3], keepdims=0)]
+    return _save_classifier(path, reduce, [], size, names, margin)
 
 
 def photo_with_tiles() -> np.ndarray:
@@ -157,25 +164,11 @@ def test_a_tile_finder_without_a_reader_is_refused_with_the_reason(tmp_path, ref
 
 def write_top_half_classifier(path, size: int = 8):
     """probabilities = softmax(20 * mean RGB of the crop's top half): turning the crop matters."""
-    weight = numpy_helper.from_array(np.eye(3, dtype=np.float32) * 20.0, name="weight")
-    starts = numpy_helper.from_array(np.array([0], np.int64), name="starts")
-    ends = numpy_helper.from_array(np.array([size // 2], np.int64), name="ends")
-    axes = numpy_helper.from_array(np.array([2], np.int64), name="axes")
-    nodes = [helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"]),
-             helper.make_node("ReduceMean", ["top"], ["mean"], axes=[2, 3], keepdims=0),
-             helper.make_node("MatMul", ["mean", "weight"], ["logits"]),
-             helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1)]
-    graph = helper.make_graph(
-        nodes, "top_half",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size, size])],
-        [helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["batch", 3])],
-        initializer=[weight, starts, ends, axes])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    helper.set_model_props(model, {"names": str(dict(enumerate(NAMES))), "imgsz": str([size, size]),
-                                   "crop_margin": "0.0"})
-    onnx.save(model, path)
-    return path
+    bounds = [numpy_helper.from_array(np.array([v], np.int64), name=n)
+              for n, v in (("starts", 0), ("ends", size // 2), ("axes", 2))]
+    reduce = [helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["top"]),
+              helper.make_node("ReduceMean", ["top"], ["mean"], axes=[2, 3], keepdims=0)]
+    return _save_classifier(path, reduce, bounds, size, margin=0.0)
 
 
 def test_upside_down_reading_averages_the_crop_and_the_crop_turned_over(tmp_path):
