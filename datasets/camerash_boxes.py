@@ -158,6 +158,7 @@ def build_boxes(camerash: Path) -> dict:
 
 
 def box_overlap(a: list[float], b: list[float]) -> float:
+    """Intersection over union of two (x1, y1, x2, y2) boxes."""
     w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = w * h
