@@ -155,7 +155,9 @@ def test_upload_fix_score_add_reload(server, browser):
         table = page.locator("[data-testid=stMarkdownContainer] table", has_text="Table points")
         table.wait_for()
         assert "Ann" in table.inner_text() and "+39" in table.inner_text()
-        assert page.locator("[data-testid=stDataFrame]").count() == 1
+        frames = page.locator("[data-testid=stDataFrame]")
+        frames.first.wait_for()  # the grid is a lazily loaded component: it can come after the table
+        assert frames.count() == 1
         shot(page, "06-after-reload")
         _readme_picture(heads, _top(page, "Tonight"))
 
