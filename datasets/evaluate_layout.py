@@ -55,6 +55,7 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -265,6 +266,16 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
                 real["detected"] += 1
                 real.update(f"detected_{k}" for k in levels if got_real[k])
             real.update(f"all_{k}" for k in levels if got_real[k])
+            # one tap away: the hand the page offers under "Other ways to read these tiles"
+            offered = [compare(truth, replace(lay, notation=n))["hand"] for n in lay.alternatives[:3]]
+            real["one_tap_hand"] += got_real["hand"] or any(offered)
+            if any("next guess" in note for note in lay.notes):  # vision.layout._reread
+                suggested = [n for n in lay.alternatives if any(n in note and "next guess" in note
+                                                                for note in lay.notes)]
+                real["reread"] += 1
+                real["reread_first_right"] += compare(truth, replace(lay, notation=suggested[0]))["hand"]
+                real["reread_any_right"] += any(compare(truth, replace(lay, notation=n))["hand"]
+                                                for n in suggested)
     n = len(files)
     share = lambda c, k, d: round(c[k] / d, 4) if d else None
     ms, cpu_ms = np.array(seconds) * 1000, np.array(cpu_seconds) * 1000
@@ -284,6 +295,9 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
                            "detection_right": share(real, "detected", real["n"]),
                            "grouping_given_detection": {k: share(real, f"detected_{k}", d) for k in levels},
                            "end_to_end": {k: share(real, f"all_{k}", real["n"]) for k in levels},
+                           "hand_right_or_one_tap_away": share(real, "one_tap_hand", real["n"]),
+                           "reread": {"photos": real["reread"], "first_right": real["reread_first_right"],
+                                      "any_right": real["reread_any_right"]},
                            "ms": {"detector_mean": round(float(np.mean(detector_ms)), 2) if detector_ms else None,
                                   "layout_and_score_mean": round(float(np.mean(after_ms)), 2) if after_ms else None,
                                   "layout_and_score_p95": round(float(np.percentile(after_ms, 95)), 2)

@@ -32,7 +32,8 @@ def export(ckpt_path: Path, out: Path) -> dict:
     names = state["names"]
     if list(names) != list(class_names()):
         raise SystemExit(f"{ckpt_path}: class names differ from datasets/classes.yaml")
-    net = TileNet(len(names))
+    widths = tuple(int(w) for w in str(state["args"].get("widths", "24,48,96,192")).split(","))
+    net = TileNet(len(names), widths=widths)
     net.load_state_dict(state["ema"])
     model = Probabilities(net).eval()
     size = int(state["size"])

@@ -191,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bonus-sets", type=int, default=48)
     parser.add_argument("--bonus-weight", type=float, default=2.5)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--widths", default="24,48,96,192",
+                        help="TileNet's four stage widths (stored in the checkpoint)")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -203,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("seed", "batch", "lr", "scenes", "scene_per_class", "scene_share",
                     "camerash", "camerash_share", "bonus_sets", "bonus_weight"):
             setattr(args, key, saved[key])
+        args.widths = saved.get("widths", "24,48,96,192")  # runs before --widths were narrow
     log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
 
     def log(line: str) -> None:
@@ -215,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     source = CropSource(args, log)
     val_images, val_labels = validation_set(args.seed)
-    model, ema = TileNet(), TileNet()
+    widths = tuple(int(w) for w in str(args.widths).split(","))
+    model, ema = TileNet(widths=widths), TileNet(widths=widths)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     step, total, elapsed = 0, args.steps, 0.0
     if state is not None:
@@ -232,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         p.requires_grad_(False)
     criterion = nn.CrossEntropyLoss(label_smoothing=0.1)
     log(f"TileNet {sum(p.numel() for p in model.parameters()) / 1e6:.3f} M parameters, "
-        f"input {SIZE}, classes {len(class_names())}; step {step}, planned {total or '?'}")
+        f"widths {widths}, input {SIZE}, classes {len(class_names())}; step {step}, "
+        f"planned {total or '?'}")
 
     def save() -> None:
         torch.save({"model": model.state_dict(), "ema": ema.state_dict(),

@@ -278,6 +278,12 @@ def _complete(closed: tuple[int, ...], n_melds: int) -> bool:
     return False
 
 
+def tiles_complete(closed, n_melds: int) -> bool:
+    """Could these concealed tiles (codes), beside `n_melds` declared sets, be a complete hand
+    of any shape? (No copy limit is checked here.)"""
+    return _complete(_counts(closed), n_melds)
+
+
 def is_complete(hand: Hand) -> bool:
     return hand.winning is not None and _complete(_counts(hand.closed), len(hand.melds))
 

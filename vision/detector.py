@@ -30,12 +30,18 @@ TILE_FINDER_NAMES = ("tile",)  # a detector trained with datasets/train_detector
 
 @dataclass(frozen=True)
 class Detections:
-    """Detected tiles: xyxy (N, 4) float32 photo pixels, class_id (N,) int64, confidence (N,)."""
+    """Detected tiles: xyxy (N, 4) float32 photo pixels, class_id (N,) int64, confidence (N,).
+
+    A crop reader may add its next guesses for each tile: `alt_class_id` (N, K) and
+    `alt_confidence` (N, K), on the same scale as `confidence`, best first (the layout tries
+    them when the tiles as read make no complete hand); both None otherwise."""
 
     xyxy: np.ndarray
     class_id: np.ndarray
     confidence: np.ndarray
     names: tuple[str, ...]
+    alt_class_id: np.ndarray | None = None
+    alt_confidence: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32)
@@ -67,8 +73,19 @@ class Detections:
                   or confidence.max() > 1):
             raise ValueError(f"Detections.confidence: expected values in [0, 1], got "
                              f"{confidence.min()}..{confidence.max()}")
-        for field, value in (("xyxy", xyxy), ("class_id", class_id),
-                             ("confidence", confidence)):
+        arrays = [("xyxy", xyxy), ("class_id", class_id), ("confidence", confidence)]
+        if (self.alt_class_id is None) != (self.alt_confidence is None):
+            raise ValueError("Detections: alt_class_id and alt_confidence come together")
+        if self.alt_class_id is not None:
+            alt_id = np.asarray(self.alt_class_id, np.int64).reshape(n, -1)
+            alt_conf = np.asarray(self.alt_confidence, np.float32).reshape(n, -1)
+            if alt_id.shape != alt_conf.shape:
+                raise ValueError(f"Detections: alt_class_id {alt_id.shape} and alt_confidence "
+                                 f"{alt_conf.shape} differ in shape")
+            if alt_id.size and (alt_id.min() < 0 or alt_id.max() >= len(names)):
+                raise ValueError(f"Detections.alt_class_id: expected 0..{len(names) - 1}")
+            arrays += [("alt_class_id", alt_id), ("alt_confidence", alt_conf)]
+        for field, value in arrays:
             value = value.copy()
             value.setflags(write=False)  # frozen means frozen, arrays included
             object.__setattr__(self, field, value)
@@ -89,13 +106,22 @@ class Detections:
 
     def select(self, index: np.ndarray) -> "Detections":
         """The detections at `index` (a boolean mask or integer indices)."""
+        alt = (None, None) if self.alt_class_id is None else \
+            (self.alt_class_id[index], self.alt_confidence[index])
         return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
-                          self.names)
+                          self.names, *alt)
 
     def scaled(self, sx: float, sy: float) -> "Detections":
         """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""
         return Detections(self.xyxy * np.array([sx, sy, sx, sy], np.float32), self.class_id,
-                          self.confidence, self.names)
+                          self.confidence, self.names, self.alt_class_id, self.alt_confidence)
+
+    def with_class(self, i: int, class_id: int, confidence: float) -> "Detections":
+        """The same detections with tile `i` read as `class_id` (a next guess taken)."""
+        ids, conf = self.class_id.copy(), self.confidence.copy()
+        ids[i], conf[i] = class_id, confidence
+        return Detections(self.xyxy, ids, conf, self.names, self.alt_class_id,
+                          self.alt_confidence)
 
 
 @dataclass(frozen=True)

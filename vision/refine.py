@@ -36,6 +36,7 @@ DEFAULT_CLASSIFIER_PATH = REPO_ROOT / "models" / "tile_classifier.onnx"
 CLASSIFIER_ENV = "MAHJONG_LENS_CLASSIFIER"
 CROP_MARGIN = 0.08  # of the box size: a little table around the tile, as in training crops
 DECODE_MIN_SIDE = 1200  # a 12 MP JPEG decodes at 1/2 scale (2000 x 1500)
+NEXT_GUESSES = 2  # the reader's runners-up kept per tile, for the layout to try
 
 
 class Refiner(Protocol):
@@ -135,7 +136,11 @@ class CropClassifier:
         best = probs.argmax(axis=1)
         best_p = probs[np.arange(len(best)), best].astype(np.float32)
         if self.mode == "reader":
-            return Detections(detections.xyxy, best, detections.confidence * best_p, self.names)
+            rows = np.arange(len(best))[:, None]
+            alt = np.argsort(-probs, axis=1)[:, 1:1 + NEXT_GUESSES]
+            alt_conf = detections.confidence[:, None] * probs[rows, alt]
+            return Detections(detections.xyxy, best, detections.confidence * best_p, self.names,
+                              alt, alt_conf)
         take = (best_p >= self.min_confidence) & (best_p > detections.confidence)
         class_id = np.where(take, best, detections.class_id)
         # The confidence stays the detector's: it says whether a tile is there, and the

@@ -87,7 +87,7 @@ def render(who: str, *, need_winning: bool = True) -> None:
             st.caption(note)
             if found.message:
                 st.info(found.message)
-            _other_readings(who, found.layout.alternatives)
+            _other_readings(who, found.layout)
     elif mode != "Manual":
         if who in st.session_state["photo_ids"]:  # removed: the same photo may come again
             st.session_state["photo_ids"] = {k: v for k, v in st.session_state["photo_ids"].items()
@@ -97,12 +97,17 @@ def render(who: str, *, need_winning: bool = True) -> None:
             st.info(found)
 
 
-def _other_readings(who: str, alternatives: tuple[str, ...]) -> None:
+def _other_readings(who: str, layout) -> None:
     """The complete hands the layout rejected (a pung or a kong with its fourth tile on top,
-    a set of the row or of the concealed tiles): one tap takes one."""
-    if not alternatives:
+    a set of the row or of the concealed tiles), and, when the tiles as read make no hand,
+    the complete hands one or two of the reader's next guesses make: one tap takes one."""
+    if not layout.alternatives:
         return
-    with st.expander("Other ways to read these tiles"):
-        for i, notation in enumerate(alternatives[:3]):
-            st.button(notation, key=f"reading__{who}__{i}", on_click=state.on_reading,
+    changed = dict(layout.rereads)
+    incomplete = layout.notation is None
+    title = "Complete hands close to what was read" if incomplete else "Other ways to read these tiles"
+    with st.expander(title, expanded=incomplete):
+        for i, notation in enumerate(layout.alternatives[:3]):
+            label = f"{notation}  ({changed[notation]})" if notation in changed else notation
+            st.button(label, key=f"reading__{who}__{i}", on_click=state.on_reading,
                       args=(who, notation), icon=":material/swap_horiz:")

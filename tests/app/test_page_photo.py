@@ -112,3 +112,26 @@ def test_another_reading_of_the_photo_is_one_tap(page, stub_model, monkeypatch):
     assert [m.kind for m in draft.melds] == ["pung"] and draft.winning.code == "2z"
     assert sorted(draft.codes()) == sorted(HAND[:5] + ["6p"] + HAND[6:])
     assert "Now reading the hand as" in texts(page)
+
+
+def test_a_hand_the_readers_next_guess_completes_is_offered_open(page, stub_model, monkeypatch):
+    """Tiles that make no hand: the complete hands of the reader's next guesses are shown
+    open, each saying what it reads differently; a tap takes one."""
+    import dataclasses
+
+    import vision.layout
+    real = vision.layout.read_layout
+    fixed = "[111z1]123m456p789s2z2z"
+
+    def incomplete(detections):
+        return dataclasses.replace(real(detections), notation=None, alternatives=(fixed,),
+                                   rereads=((fixed, "9p as 6p"),))
+    monkeypatch.setattr(vision.layout, "read_layout", incomplete)
+    _upload(page, "hand.jpg", table_photo())
+    assert [e.label for e in page.expander if "Complete hands" in e.label] == \
+        ["Complete hands close to what was read"]
+    button = next(b for b in page.button if b.key == "reading__win__0")
+    assert button.label == f"{fixed}  (9p as 6p)"
+    button.click().run()
+    assert not page.exception
+    assert page.session_state["drafts"]["win"].winning.code == "2z"

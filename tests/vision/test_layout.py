@@ -94,6 +94,71 @@ def test_a_doubtful_stray_tile_is_left_out_to_complete_the_hand():
     assert any("doubtful" in n for n in layout.notes) and any(abs(t.confidence - 0.3) < 1e-6 for t in layout.ignored)
 
 
+def _misread(found: Detections, guesses: dict[int, list[tuple[str, float]]],
+             conf: dict[int, float] | None = None) -> Detections:
+    """`found` with the reader's next guesses: tile -> [(code, confidence), (code, confidence)];
+    other tiles get two unlikely guesses."""
+    index = {n: i for i, n in enumerate(found.names)}
+    n = len(found)
+    confidence = found.confidence.copy()
+    for i, c in (conf or {}).items():
+        confidence[i] = c
+    alt_id = np.tile(np.array([index["1m"], index["2m"]]), (n, 1))
+    alt_conf = np.full((n, 2), 0.001, np.float32)
+    for i, pairs in guesses.items():
+        for k, (code, c) in enumerate(pairs):
+            alt_id[i, k], alt_conf[i, k] = index[code], c
+    return Detections(found.xyxy, found.class_id, confidence, found.names, alt_id, alt_conf)
+
+
+# (id, rows as read, {tile: its next guesses}, {tile: its confidence}, first hand offered or None)
+REREAD_CASES = [
+    ("one misread concealed tile, its second guess completes the hand",
+     ["4p5p6p7s8s1sN N", "1m^2m3m E^EE"], {5: [("9s", 0.3), ("6p", 0.1)]}, {5: 0.55},
+     "[123m1][EEE1]456p789sNN"),
+    ("the closest runner-up that completes the hand wins, not the closest one",
+     ["4p5p6p7s8s1sN N", "1m^2m3m E^EE"], {5: [("5s", 0.4), ("9s", 0.3)]}, {5: 0.55},
+     "[123m1][EEE1]456p789sNN"),
+    ("a misread tile inside a meld",
+     ["4p5p6p7s8s9sN N", "1m^2m3m E^ES"], {13: [("1z", 0.3), ("3z", 0.1)]}, {13: 0.5},
+     "[123m1][EEE1]456p789sNN"),
+    ("two misread tiles",
+     ["4p5p9p7s8s1sN N", "1m^2m3m E^EE"], {2: [("6p", 0.3)], 5: [("9s", 0.3)]},
+     {2: 0.6, 5: 0.6}, "[123m1][EEE1]456p789sNN"),
+    ("no guess good enough: nothing is offered",
+     ["4p5p6p7s8s1sN N", "1m^2m3m E^EE"], {5: [("9s", 0.001)]}, {5: 0.9}, None),
+    ("a sure reading is not doubted for a guess 100 times less likely",
+     ["4p5p6p7s8s1sN N", "1m^2m3m E^EE"], {5: [("9s", 0.009)]}, {5: 0.95}, None),
+]
+
+
+@pytest.mark.parametrize("label,rows,guesses,conf,notation", REREAD_CASES,
+                         ids=[c[0] for c in REREAD_CASES])
+def test_a_hand_made_complete_by_the_readers_next_guess_is_offered(label, rows, guesses, conf,
+                                                                    notation):
+    layout = read_layout(_misread(detections(rows), guesses, conf))
+    assert layout.notation is None, "offered for one tap, never taken silently"
+    if notation is None:
+        assert not any("next guess" in n for n in layout.notes)
+    else:
+        assert layout.alternatives[:1] == (notation,), layout.notes
+        assert any("next guess" in n and notation in n for n in layout.notes)
+
+
+def test_no_next_guesses_no_reread():
+    layout = read_layout(detections(["4p5p6p7s8s1sN N", "1m^2m3m E^EE"]))
+    assert layout.notation is None and not any("next guess" in n for n in layout.notes)
+
+
+def test_detections_carry_next_guesses_through_select_and_scale():
+    found = _misread(detections(["4p5p6p7s8s6sN N"]), {5: [("9s", 0.3), ("6p", 0.1)]})
+    part = found.select(np.array([4, 5])).scaled(2.0, 2.0)
+    assert part.alt_class_id.shape == (2, 2) and part.names[part.alt_class_id[1, 0]] == "9s"
+    assert part.alt_confidence[1, 0] == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="come together"):
+        Detections(found.xyxy, found.class_id, found.confidence, found.names, found.alt_class_id)
+
+
 def test_no_tiles():
     names = tuple(f"{n}m" for n in range(1, 10))
     layout = read_layout(Detections.empty(names))
