@@ -4,8 +4,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from scoring.decompose import SetKind, Shape, decompositions, is_complete, waits
+from scoring.decompose import SetKind, Shape, decompositions, is_complete, tiles_complete, waits
 from scoring.hand import parse_hand
+from scoring.tiles import parse_tiles
 from scoring.tiles import PLAYING, parse_tiles
 
 from .strategies import complete_hands, thirteen_tile_hands
@@ -69,3 +70,20 @@ def test_waits_equal_brute_force(hand):
     brute = {t for t in PLAYING if held[t] < 4 and decompositions(hand.with_winning(t))}
     assert set(waits(hand)) == brute
     assert all(is_complete(hand.with_winning(t)) for t in brute)
+
+
+# (concealed tiles, declared sets beside them, complete in some split?)
+TILES_COMPLETE_CASES = [
+    ("123m456p789sEEENN", 0, True),
+    ("123m456p78sEEENNN", 0, False),
+    ("1133m5577p99sEECC", 0, True),         # seven pairs
+    ("19m19p19sESWNPFCC", 0, True),         # thirteen orphans
+    ("456p789sNN", 1, True),                # beside one set (a kong, say)
+    ("456p789sNN", 0, False),
+    ("", 4, False),
+]
+
+
+@pytest.mark.parametrize("tiles,sets,complete", TILES_COMPLETE_CASES)
+def test_tiles_complete_in_any_split(tiles, sets, complete):
+    assert tiles_complete(parse_tiles(tiles) if tiles else [], sets) is complete
