@@ -281,7 +281,8 @@ def _complete(closed: tuple[int, ...], n_melds: int) -> bool:
 def tiles_complete(closed, n_melds: int) -> bool:
     """Could these concealed tiles (codes), beside `n_melds` declared sets, be a complete hand
     of any shape? (No copy limit is checked here.)"""
-    return _complete(_counts(closed), n_melds)
+    closed = tuple(closed)
+    return len(closed) + 3 * n_melds == 14 and _complete(_counts(closed), n_melds)
 
 
 def is_complete(hand: Hand) -> bool:
