@@ -78,8 +78,9 @@ TILES_COMPLETE_CASES = [
     ("123m456p78sEEENNN", 0, False),
     ("1133m5577p99sEECC", 0, True),         # seven pairs
     ("19m19p19sESWNPFCC", 0, True),         # thirteen orphans
-    ("456p789sNN", 1, True),                # beside one set (a kong, say)
-    ("456p789sNN", 0, False),
+    ("456p789sEEENN", 1, True),             # beside one set (a kong, say)
+    ("456p789sEEENN", 0, False),            # too few tiles
+    ("456p789sNN", 1, False),
     ("", 4, False),
 ]
 
