@@ -150,6 +150,11 @@ def test_a_tile_finder_is_read_by_the_classifier_in_reader_mode(tmp_path):
     np.testing.assert_allclose(found.xyxy[order], [[10, 20, 40, 60], [100, 20, 130, 60]], atol=0.5)
     assert [found.codes[i] for i in order] == ["a", "c"]
     assert found.confidence.max() <= 0.9 + 1e-6  # tile score x class probability
+    # the reader's runners-up ride along, likeliest first, on the confidence's scale
+    assert found.alt_class_id.shape == (2, 2) and found.alt_confidence.shape == (2, 2)
+    for i in range(2):
+        assert found.class_id[i] not in found.alt_class_id[i]
+        assert found.confidence[i] >= found.alt_confidence[i, 0] >= found.alt_confidence[i, 1]
 
 
 @pytest.mark.parametrize("refiner", ["none", "override"])
