@@ -272,9 +272,8 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
             # one tap away: the hand the page offers under "Other ways to read these tiles"
             offered = [compare(truth, replace(lay, notation=n))["hand"] for n in lay.alternatives[:3]]
             real["one_tap_hand"] += got_real["hand"] or any(offered)
-            if any("next guess" in note for note in lay.notes):  # vision.layout._reread
-                suggested = [n for n in lay.alternatives if any(n in note and "next guess" in note
-                                                                for note in lay.notes)]
+            if lay.rereads:  # vision.layout._reread: hands the reader's next guesses make
+                suggested = [n for n, _ in lay.rereads]
                 real["reread"] += 1
                 real["reread_first_right"] += compare(truth, replace(lay, notation=suggested[0]))["hand"]
                 real["reread_any_right"] += any(compare(truth, replace(lay, notation=n))["hand"]

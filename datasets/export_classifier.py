@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from datasets.classes import class_names
-from datasets.train_classifier import REPO, Probabilities, TileNet
+from datasets.train_classifier import NARROW, REPO, Probabilities, TileNet, parse_widths
 
 MAX_MODEL_BYTES = 30 * 1024 * 1024
 OPSET = 17
@@ -32,8 +32,7 @@ def export(ckpt_path: Path, out: Path) -> dict:
     names = state["names"]
     if list(names) != list(class_names()):
         raise SystemExit(f"{ckpt_path}: class names differ from datasets/classes.yaml")
-    widths = tuple(int(w) for w in str(state["args"].get("widths", "24,48,96,192")).split(","))
-    net = TileNet(len(names), widths=widths)
+    net = TileNet(len(names), widths=parse_widths(state["args"].get("widths", NARROW)))
     net.load_state_dict(state["ema"])
     model = Probabilities(net).eval()
     size = int(state["size"])

@@ -48,6 +48,14 @@ BONUS = range(34, 42)
 BACK_ID = 42
 
 
+NARROW = "24,48,96,192"  # TileNet's widths before --widths (the runs of sessions 1 and 2)
+
+
+def parse_widths(text: str) -> tuple[int, ...]:
+    """TileNet's four stage widths from "a,b,c,d" (as --widths and the checkpoint hold them)."""
+    return tuple(int(w) for w in str(text).split(","))
+
+
 def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin),
@@ -191,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bonus-sets", type=int, default=48)
     parser.add_argument("--bonus-weight", type=float, default=2.5)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--widths", default="24,48,96,192",
+    parser.add_argument("--widths", default=NARROW,
                         help="TileNet's four stage widths (stored in the checkpoint)")
     args = parser.parse_args(argv)
 
@@ -205,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("seed", "batch", "lr", "scenes", "scene_per_class", "scene_share",
                     "camerash", "camerash_share", "bonus_sets", "bonus_weight"):
             setattr(args, key, saved[key])
-        args.widths = saved.get("widths", "24,48,96,192")  # runs before --widths were narrow
+        args.widths = saved.get("widths", NARROW)
     log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
 
     def log(line: str) -> None:
@@ -218,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     source = CropSource(args, log)
     val_images, val_labels = validation_set(args.seed)
-    widths = tuple(int(w) for w in str(args.widths).split(","))
+    widths = parse_widths(args.widths)
     model, ema = TileNet(widths=widths), TileNet(widths=widths)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     step, total, elapsed = 0, args.steps, 0.0

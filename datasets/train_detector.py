@@ -6,8 +6,8 @@ the run's last.pt (ultralytics restores epoch, optimizer and schedule). The comm
 
     .venv-train/bin/python -m datasets.train_detector --model models/checkpoints/detector_last.pt \
         --train cache/synth_train --val cache/synth_val --real cache/camerash_train \
-        --real-repeat 16 --single-class --run cache/detector_run4 --hours 1.85 --seed 0
-    .venv-train/bin/python -m datasets.train_detector --run cache/detector_run4 --resume
+        --real-repeat 16 --single-class --run cache/detector_run5 --hours 1.95 --seed 0
+    .venv-train/bin/python -m datasets.train_detector --run cache/detector_run5 --resume
 
 Data: `--train` and `--val` are output folders of `python -m datasets.synth` (JPEG, YOLO
 label .txt and truth .json per scene, in any sub-folder layout); `--val` must be drawn with

@@ -154,36 +154,35 @@ def _reread(detections, layout: TableLayout) -> list[tuple[str, str]]:
     hand = sorted((used | set(cluster.tolist())) - index(layout.bonus) - in_kong)
     codes = list(detections.codes)
     names = detections.names
-    # (how likely the next guess is against the reading, tile, class): closest first
-    swaps = sorted(((float(detections.alt_confidence[i, k] / conf[i]), i,
-                     int(detections.alt_class_id[i, k]))
-                    for i in hand for k in range(detections.alt_class_id.shape[1])), reverse=True)
-    swaps = [s for s in swaps if s[0] >= REREAD_MIN_RATIO and names[s[2]] in PLAYING_SET]
+    alt_id, alt_conf = detections.alt_class_id, detections.alt_confidence
+    # (how likely the next guess is against the reading, tile, which guess): closest first
+    swaps = sorted(((float(alt_conf[i, k] / conf[i]), i, k)
+                    for i in hand for k in range(alt_id.shape[1])), reverse=True)
+    swaps = [s for s in swaps if s[0] >= REREAD_MIN_RATIO and names[alt_id[s[1], s[2]]] in PLAYING_SET]
     tiles = list(dict.fromkeys(i for _, i, _ in swaps))[:REREAD_TILES]
     swaps = [s for s in swaps if s[1] in tiles]
-    options = [(r, ((i, c),)) for r, i, c in swaps]
+    options = [(r, ((i, k),)) for r, i, k in swaps]
     options += [(a[0] * b[0], ((a[1], a[2]), (b[1], b[2])))
-                for a, b in itertools.combinations(swaps, 2) if a[1] != b[1]]
-    options = [o for o in options if o[0] >= REREAD_MIN_RATIO]
+                for a, b in itertools.combinations(swaps, 2)
+                if a[1] != b[1] and a[0] * b[0] >= REREAD_MIN_RATIO]
     options.sort(key=lambda o: -o[0])
     closed = [codes[i] for i in hand]
     position = {i: k for k, i in enumerate(hand)}
     tries, found_hands = 0, []
     for ratio, change in options:
         trial = list(closed)
-        for i, c in change:
-            trial[position[i]] = names[c]
+        for i, k in change:
+            trial[position[i]] = names[alt_id[i, k]]
         if not _complete_tiles(trial, kongs):
             continue
         reread = detections
-        for i, c in change:
-            k = int(np.flatnonzero(detections.alt_class_id[i] == c)[0])
-            reread = reread.with_class(i, c, float(detections.alt_confidence[i, k]))
+        for i, k in change:
+            reread = reread.with_class(i, int(alt_id[i, k]), float(alt_conf[i, k]))
         found = _read(reread)
         tries += 1
         if found.notation is not None and found.notation not in (n for n, _ in found_hands):
             found_hands.append((found.notation,
-                                ", ".join(f"{codes[i]} as {names[c]}" for i, c in change)))
+                                ", ".join(f"{codes[i]} as {names[alt_id[i, k]]}" for i, k in change)))
         if tries >= REREAD_TRIES:
             break
     return found_hands
@@ -198,10 +197,9 @@ def _complete_tiles(closed: list[str], kongs: tuple[str, ...]) -> bool:
     """Could these tiles, beside kongs of `kongs` ("back": all face down), be a complete
     hand (any split), with no fifth copy of a tile?"""
     held = Counter(closed) + Counter({c: 4 for c in kongs if c != "back"})
-    if len(closed) + 3 * len(kongs) != 14 or max(held.values()) > 4 \
-            or not PLAYING_SET.issuperset(closed):
+    if not closed or max(held.values()) > 4 or not PLAYING_SET.issuperset(closed):
         return False
-    return tiles_complete(closed, len(kongs))
+    return tiles_complete(closed, len(kongs))  # it checks the count
 
 
 def _read(detections) -> TableLayout:

@@ -18,7 +18,7 @@ does not need a 12 MP decode (a third of a second here); half scale keeps a hand
 Decision (models/README.md): KEPT in "reader" mode, each crop read both ways up. The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
 classifier reads every class. On the held-out real Camerash photos the pair reads per-tile
-F1 0.863, on held-out-design synthetic scenes 0.559 (operating confidence 0.5, picked on
+F1 0.902, on held-out-design synthetic scenes 0.640 (operating confidence 0.5, picked on
 development scenes of the training designs).
 """
 from __future__ import annotations
