@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -34,7 +34,10 @@ class Detections:
 
     A crop reader may add its next guesses for each tile: `alt_class_id` (N, K) and
     `alt_confidence` (N, K), on the same scale as `confidence`, best first (the layout tries
-    them when the tiles as read make no complete hand); both None otherwise."""
+    them when the tiles as read make no complete hand); both None otherwise. It also keeps
+    the tile finder's own `tile_score` (N,): how sure it is that a tile is there at all,
+    before the reader's class probability (None: `confidence` says both).
+    """
 
     xyxy: np.ndarray
     class_id: np.ndarray
@@ -42,6 +45,7 @@ class Detections:
     names: tuple[str, ...]
     alt_class_id: np.ndarray | None = None
     alt_confidence: np.ndarray | None = None
+    tile_score: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32)
@@ -85,6 +89,12 @@ class Detections:
             if alt_id.size and (alt_id.min() < 0 or alt_id.max() >= len(names)):
                 raise ValueError(f"Detections.alt_class_id: expected 0..{len(names) - 1}")
             arrays += [("alt_class_id", alt_id), ("alt_confidence", alt_conf)]
+        if self.tile_score is not None:
+            tile_score = np.asarray(self.tile_score, np.float32).reshape(-1)
+            if tile_score.shape != (n,) or (n and not (np.all(np.isfinite(tile_score))
+                                                      and 0 <= tile_score.min() <= tile_score.max() <= 1)):
+                raise ValueError(f"Detections.tile_score: expected {n} values in [0, 1]")
+            arrays.append(("tile_score", tile_score))
         for field, value in arrays:
             value = value.copy()
             value.setflags(write=False)  # frozen means frozen, arrays included
@@ -109,19 +119,18 @@ class Detections:
         alt = (None, None) if self.alt_class_id is None else \
             (self.alt_class_id[index], self.alt_confidence[index])
         return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
-                          self.names, *alt)
+                          self.names, *alt,
+                          None if self.tile_score is None else self.tile_score[index])
 
     def scaled(self, sx: float, sy: float) -> "Detections":
         """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""
-        return Detections(self.xyxy * np.array([sx, sy, sx, sy], np.float32), self.class_id,
-                          self.confidence, self.names, self.alt_class_id, self.alt_confidence)
+        return replace(self, xyxy=self.xyxy * np.array([sx, sy, sx, sy], np.float32))
 
     def with_class(self, i: int, class_id: int, confidence: float) -> "Detections":
         """The same detections with tile `i` read as `class_id` (a next guess taken)."""
         ids, conf = self.class_id.copy(), self.confidence.copy()
         ids[i], conf[i] = class_id, confidence
-        return Detections(self.xyxy, ids, conf, self.names, self.alt_class_id,
-                          self.alt_confidence)
+        return replace(self, class_id=ids, confidence=conf)
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ class CropClassifier:
             alt = np.argsort(-probs, axis=1)[:, 1:1 + NEXT_GUESSES]
             alt_conf = detections.confidence[:, None] * probs[rows, alt]
             return Detections(detections.xyxy, best, detections.confidence * best_p, self.names,
-                              alt, alt_conf)
+                              alt, alt_conf, tile_score=detections.confidence)
         take = (best_p >= self.min_confidence) & (best_p > detections.confidence)
         class_id = np.where(take, best, detections.class_id)
         # The confidence stays the detector's: it says whether a tile is there, and the

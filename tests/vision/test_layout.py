@@ -94,6 +94,24 @@ def test_a_doubtful_stray_tile_is_left_out_to_complete_the_hand():
     assert any("doubtful" in n for n in layout.notes) and any(abs(t.confidence - 0.3) < 1e-6 for t in layout.ignored)
 
 
+def test_a_box_the_finder_doubts_goes_before_a_tile_that_is_merely_hard_to_read():
+    # The stray 9s: a box the finder doubts (tile score 0.55), read confidently enough to
+    # pass the confidence rule. The 1f: sure to be a tile, its face hard to read (0.3).
+    found = detections(["4p5p6p7s8s9sN9sN", "1m^2m3m E^EE 1f"])
+    conf, tile_score = found.confidence.copy(), np.ones(len(found), np.float32)
+    conf[7], tile_score[7] = 0.55, 0.55
+    flower = found.codes.index("1f")
+    conf[flower] = 0.3
+    layout = read_layout(Detections(found.xyxy, found.class_id, conf, found.names,
+                                    tile_score=tile_score))
+    assert layout.notation == "[123m1][EEE1]456p789sNN", layout.notes
+    assert [t.code for t in layout.bonus] == ["1f"]
+    assert [t.code for t in layout.ignored] == ["9s"]
+    # Without the finder's own score the confidence rule drops the flower and keeps the stray.
+    plain = read_layout(Detections(found.xyxy, found.class_id, conf, found.names))
+    assert plain.notation is None
+
+
 def _misread(found: Detections, guesses: dict[int, list[tuple[str, float]]],
              conf: dict[int, float] | None = None) -> Detections:
     """`found` with the reader's next guesses: tile -> [(code, confidence), (code, confidence)];
@@ -157,6 +175,18 @@ def test_detections_carry_next_guesses_through_select_and_scale():
     assert part.alt_confidence[1, 0] == pytest.approx(0.3)
     with pytest.raises(ValueError, match="come together"):
         Detections(found.xyxy, found.class_id, found.confidence, found.names, found.alt_class_id)
+
+
+def test_detections_carry_the_finders_tile_score():
+    found = detections(["4p5p6p7s8s6sN N"])
+    scored = Detections(found.xyxy, found.class_id, found.confidence, found.names,
+                        tile_score=np.linspace(0.5, 1.0, len(found)))
+    part = scored.select(np.array([4, 5])).scaled(2.0, 2.0).with_class(0, 3, 0.4)
+    np.testing.assert_allclose(part.tile_score, scored.tile_score[[4, 5]])
+    assert found.select(np.array([0])).tile_score is None
+    for bad in ([0.5] * (len(found) - 1), [1.5] * len(found)):
+        with pytest.raises(ValueError, match="tile_score"):
+            Detections(found.xyxy, found.class_id, found.confidence, found.names, tile_score=bad)
 
 
 def test_no_tiles():

@@ -150,6 +150,7 @@ def test_a_tile_finder_is_read_by_the_classifier_in_reader_mode(tmp_path):
     np.testing.assert_allclose(found.xyxy[order], [[10, 20, 40, 60], [100, 20, 130, 60]], atol=0.5)
     assert [found.codes[i] for i in order] == ["a", "c"]
     assert found.confidence.max() <= 0.9 + 1e-6  # tile score x class probability
+    assert found.tile_score is not None and np.all(found.confidence <= found.tile_score + 1e-6)
     # the reader's runners-up ride along, likeliest first, on the confidence's scale
     assert found.alt_class_id.shape == (2, 2) and found.alt_confidence.shape == (2, 2)
     for i in range(2):
