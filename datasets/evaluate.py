@@ -2,7 +2,8 @@
 
     python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash] \
         [--model models/detector.onnx] [--json cache/eval.json] [--limit N] [--conf C] \
-        [--classifier none | PATH [--reader] [--upside-down] [--min-confidence 0.5]]
+        [--classifier none | PATH [--reader] [--upside-down] [--margins 0.03,0.13]
+                              [--min-confidence 0.5]]
 
 Without `--classifier` the pipeline is the app's (vision.refine.default_refiner: the committed
 crop classifier in reader mode, each crop read both ways up); `--classifier none` measures the
@@ -313,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
                              "scores) and the classifier reads every class")
     parser.add_argument("--upside-down", action="store_true",
                         help="with --classifier: also read each crop turned 180° and average")
+    parser.add_argument("--margins", default="",
+                        help="with --classifier: also read crops cut with these margins "
+                             "(comma-separated, of the box size) and average")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
@@ -326,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         refiner = CropClassifier(args.classifier, min_confidence=args.min_confidence,
                                  mode="reader" if args.reader else "override",
-                                 upside_down=args.upside_down)
+                                 upside_down=args.upside_down,
+                                 margins=tuple(float(m) for m in args.margins.split(",") if m))
     try:
         reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
     except (ValueError, FileNotFoundError) as exc:
@@ -348,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "classifier": str(args.classifier or "default"),
                                          "classifier_mode": getattr(refiner, "mode", "none"),
                                          "upside_down": getattr(refiner, "upside_down", False),
+                                         "margins": list(getattr(refiner, "extra_margins", ())),
                                          "reports": reports}, indent=1) + "\n")
     return 0
 

@@ -83,11 +83,12 @@ class CropClassifier:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_CLASSIFIER_PATH,
                  min_confidence: float = 0.5, threads: int | None = None,
                  decode_min_side: int | None = DECODE_MIN_SIDE, mode: str = "override",
-                 upside_down: bool = False) -> None:
+                 upside_down: bool = False, margins: tuple[float, ...] = ()) -> None:
         if mode not in ("override", "reader"):
             raise ValueError(f"mode must be 'override' or 'reader', got {mode!r}")
         self.mode = mode
         self.upside_down = upside_down  # read each crop both ways up (test-time augmentation)
+        self.extra_margins = tuple(float(m) for m in margins)  # ... and cut wider or tighter too
         self.tile_score = "any" if mode == "reader" else "class"
         import onnxruntime as ort
 
@@ -105,24 +106,25 @@ class CropClassifier:
         self.min_confidence = min_confidence
         self.decode_min_side = decode_min_side
 
-    def crops(self, rgb: np.ndarray, detections: Detections) -> np.ndarray:
+    def crops(self, rgb: np.ndarray, detections: Detections, margin: float | None = None
+              ) -> np.ndarray:
         """(N, 3, S, S) float32 RGB in 0..1, one `square_crop` per box."""
         batch = np.empty((len(detections), self.size, self.size, 3), np.uint8)
         for i, box in enumerate(detections.xyxy):
-            batch[i] = square_crop(rgb, box, self.size, self.margin)
+            batch[i] = square_crop(rgb, box, self.size, self.margin if margin is None else margin)
         return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), np.float32) * (1.0 / 255.0)
 
     def probabilities(self, rgb: np.ndarray, detections: Detections) -> np.ndarray:
         """(N, nc) class probabilities of each box, all crops in one ONNX call; with
-        `upside_down`, averaged with those of each crop turned 180° (the same call)."""
+        `upside_down`, averaged with those of each crop turned 180°, and with `margins`, with
+        those of crops cut with these margins (all in the same call)."""
         if len(detections) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        batch = self.crops(rgb, detections)
-        if not self.upside_down:
-            return self.session.run(None, {self.input_name: batch})[0]
-        both = np.concatenate([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
-        probs = self.session.run(None, {self.input_name: both})[0]
-        return (probs[:len(batch)] + probs[len(batch):]) / 2
+        views = [self.crops(rgb, detections, m) for m in (self.margin, *self.extra_margins)]
+        if self.upside_down:
+            views += [np.ascontiguousarray(v[:, :, ::-1, ::-1]) for v in views]
+        probs = self.session.run(None, {self.input_name: np.concatenate(views)})[0]
+        return probs.reshape(len(views), len(detections), -1).mean(axis=0)
 
     def refine(self, rgb: np.ndarray, detections: Detections) -> Detections:
         finder = tuple(detections.names) == TILE_FINDER_NAMES

@@ -187,3 +187,17 @@ def test_upside_down_reading_averages_the_crop_and_the_crop_turned_over(tmp_path
     both = CropClassifier(path, mode="reader", upside_down=True).probabilities(rgb, found)[0]
     assert plain[0] > 0.99                         # reads the red top only
     assert both[0] == pytest.approx(both[2], abs=1e-5) and both[0] > 0.45  # red and blue alike
+
+
+def test_reading_with_more_margins_averages_the_wider_and_tighter_crops(tmp_path):
+    rgb = np.zeros((40, 40, 3), np.uint8)
+    rgb[:, :, 2] = 255              # a blue table
+    rgb[10:30, 10:30] = (255, 0, 0)  # around a red tile
+    found = Detections([[10, 10, 30, 30]], [0], [0.9], NAMES)
+    path = write_colour_classifier(tmp_path / "cls.onnx", margin=0.0)
+    tight = CropClassifier(path, mode="reader").probabilities(rgb, found)[0]
+    wide = CropClassifier(path, mode="reader", margins=(0.5,)).probabilities(rgb, found)[0]
+    both = CropClassifier(path, mode="reader", margins=(0.5,), upside_down=True)
+    assert tight[0] > 0.99 and wide[2] > tight[2] and wide[0] < tight[0]
+    np.testing.assert_allclose(both.probabilities(rgb, found)[0], wide, atol=1e-5)  # symmetric
+    assert wide.sum() == pytest.approx(1.0, abs=1e-5)
