@@ -110,13 +110,13 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
 
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
     """Median seconds of the app's pipeline on `photo` (decode, detect, refine with this
-    classifier read both ways up), and of its parts: the detector on the decoded photo
+    classifier read as the app reads it: three cuts, each both ways up), and of its parts: the detector on the decoded photo
     (letterbox, ONNX, NMS) and the model's own ONNX call."""
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
-    from vision.refine import CropClassifier
+    from vision.refine import EXTRA_MARGINS, CropClassifier
     out = {"photo": str(photo)}
-    refiner = CropClassifier(model, mode="reader", upside_down=True)
+    refiner = CropClassifier(model, mode="reader", upside_down=True, margins=EXTRA_MARGINS)
     reader = TileReader(detector or DEFAULT_MODEL_PATH, refiner=refiner)
     reader.read(photo)  # warm-up
     seconds = [reader.read(photo).seconds for _ in range(repeat)]
