@@ -6,8 +6,9 @@
                               [--min-confidence 0.5]]
 
 Without `--classifier` the pipeline is the app's (vision.refine.default_refiner: the committed
-crop classifier in reader mode, each crop cut three ways and read both ways up); `--classifier none` measures the
-detector alone (not possible for a tile finder), `--classifier PATH` another classifier.
+crop classifier in reader mode, each crop cut three ways and read both ways up);
+`--classifier none` measures the detector alone (not possible for a tile finder),
+`--classifier PATH` another classifier.
 
 Two test sets: synthetic scenes drawn with tile designs never used in training (YOLO labels
 beside the images), and the held-out Camerash photos with the boxes of

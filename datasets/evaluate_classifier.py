@@ -110,8 +110,8 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
 
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
     """Median seconds of the app's pipeline on `photo` (decode, detect, refine with this
-    classifier read as the app reads it: three cuts, each both ways up), and of its parts: the detector on the decoded photo
-    (letterbox, ONNX, NMS) and the model's own ONNX call."""
+    classifier read as the app reads it: three cuts, each both ways up), and of its parts:
+    the detector on the decoded photo (letterbox, ONNX, NMS) and the model's own ONNX call."""
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
     from vision.refine import EXTRA_MARGINS, CropClassifier
