@@ -37,6 +37,11 @@ hand, which no real table does); the scenes of both seeds were drawn again:
     `stacked_kong`: the 565 scenes without such a kong 94.2% shown (hand 96.3%), the 31 with
     one 51.6%: at high cameras the top tile is lifted by a few hundredths of a tile, within
     the spread of flat tiles, so boxes alone cannot tell it from a pung.
+    Session 4: the layout now always offers the kong with a tile on top beside a pung (and
+    no longer offers the chosen hand again in another order); hand 93.8% (one scene lost),
+    **right or one tap away 98.2%** (96.6% before). A pixel cue for the stacked tile (the
+    tile body showing twice as deep below its face) was tried on the development seeds and
+    dropped: with the box lift it made 21 errors against 25 among 292 three-of-a-kind sets.
   The same with --seed 779: 578 readable, exact 57.8%, shown 93.6%, hand 96.9%; without a
   stacked kong (550) 95.5% shown, 98.6% hand; with one (28) 57.1%.
   (Session 1, old distractors: seed 777 shown 90.4%, hand 92.4%; seed 779 shown 92.8%,
@@ -199,6 +204,12 @@ def _score(layout) -> None:
             pass
 
 
+def _offered(truth: dict, layout) -> bool:
+    """One tap away: the hand is among the three the page offers under "Other ways to read
+    these tiles"."""
+    return any(compare(truth, replace(layout, notation=n))["hand"] for n in layout.alternatives[:3])
+
+
 def _timed(det: Detections):
     """The layout and the (wall, CPU) seconds of layout + scoring."""
     wall, cpu = time.perf_counter(), time.process_time()
@@ -251,6 +262,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
         got = compare(truth, layout)
         perfect["n"] += 1
         perfect.update(k for k in levels if got[k])
+        perfect["one_tap_hand"] += got["hand"] or _offered(truth, layout)
         for name, value in _facets(truth).items():
             c = facets.setdefault(f"{name}={value}", Counter())
             c["n"] += 1
@@ -270,9 +282,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
                 real["detected"] += 1
                 real.update(f"detected_{k}" for k in levels if got_real[k])
             real.update(f"all_{k}" for k in levels if got_real[k])
-            # one tap away: the hand the page offers under "Other ways to read these tiles"
-            offered = [compare(truth, replace(lay, notation=n))["hand"] for n in lay.alternatives[:3]]
-            real["one_tap_hand"] += got_real["hand"] or any(offered)
+            real["one_tap_hand"] += got_real["hand"] or _offered(truth, lay)
             if lay.rereads:  # vision.layout._reread: hands the reader's next guesses make
                 suggested = [n for n, _ in lay.rereads]
                 real["reread"] += 1
@@ -283,7 +293,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
     share = lambda c, k, d: round(c[k] / d, 4) if d else None
     ms, cpu_ms = np.array(seconds) * 1000, np.array(cpu_seconds) * 1000
     out = {"scenes": n, "unreadable": perfect["unreadable"], "readable": perfect["n"],
-           "perfect": {k: share(perfect, k, perfect["n"]) for k in levels},
+           "perfect": {k: share(perfect, k, perfect["n"]) for k in (*levels, "one_tap_hand")},
            "layout_ms": {  # read_layout + MCR scoring per photo; wall time, then CPU time of this process
                "mean": round(float(ms.mean()), 2), "p95": round(float(np.percentile(ms, 95)), 2),
                "max": round(float(ms.max()), 2), "cpu_mean": round(float(cpu_ms.mean()), 2),

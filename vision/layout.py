@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from scoring.decompose import tiles_complete
-from scoring.hand import Hand, format_hand
+from scoring.hand import Hand, format_hand, parse_hand
 from scoring.tiles import PLAYING, sort_key
 
 from . import geometry, grouping, sets
@@ -346,9 +346,11 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
                      f"completes the hand; change it if another was the last)")
     alternatives, scores = [], [r.score]
-    for other in others:
+    seen = {_scored_as(notation)} if notation else set()
+    for other in others:  # one per hand a scorer tells apart: the page offers three
         alt = _notation(other, codes, xyxy)
-        if alt and alt != notation and alt not in alternatives:
+        if alt and _scored_as(alt) not in seen:
+            seen.add(_scored_as(alt))
             alternatives.append(alt)
             scores.append(other.reading.score)
     for alt, s in list(zip(alternatives, scores[1:]))[:3]:
@@ -372,6 +374,12 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         ignored=tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)) if t not in used),
         notation=notation, confidence=round(confidence * hand_conf, 4), notes=tuple(notes),
         winning_guessed=r.guessed, alternatives=tuple(alternatives))
+
+
+def _scored_as(notation: str) -> tuple:
+    """What a scorer sees of a reading: the sets in any order and without offer digits."""
+    hand = parse_hand(notation)
+    return hand.concealed, hand.winning, tuple(sorted((m.kind.value, m.tiles) for m in hand.melds))
 
 
 def _notation(c: _Candidate, codes: list[str], xyxy: np.ndarray) -> str | None:

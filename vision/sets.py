@@ -171,8 +171,6 @@ def meld_choices(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
         return [plain]
     on_top = [k for k, t in enumerate(tiles) if t in frame.stacked]
     top, lift = (on_top[0], np.inf) if on_top else _lifted(tiles, frame, row or tiles)
-    if lift < STACKED / 2:
-        return [plain]
     lean = float(np.clip(STACK_WEIGHT * (lift - STACKED), -3, 3))
     kong = MeldChoice("kong", tiles, top, float(score) + lean / 2, stacked=True)
     plain = MeldChoice(kind, tiles, claimed, float(score) - lean / 2)

@@ -10,7 +10,7 @@ from layout_scenes import detections, quads
 
 from scoring.hand import parse_hand
 from vision.detector import Detections
-from vision.layout import LaidMeld, TableLayout, read_layout
+from vision.layout import LaidMeld, TableLayout, _scored_as, read_layout
 
 # (id, rows (near row first), options, expected notation, expected bonus)
 CASES = [
@@ -55,6 +55,22 @@ def test_hand_made_layouts(label, rows, options, notation, bonus):
     assert layout.notation == notation, layout.notes
     assert sorted(t.code for t in layout.bonus) == bonus
     assert 0 < layout.confidence <= 1
+
+
+@pytest.mark.parametrize("label,rows,options,notation,bonus", CASES, ids=[c[0] for c in CASES])
+def test_other_readings_are_other_hands(label, rows, options, notation, bonus):
+    # The page offers three: none may be the chosen hand again in another order or with
+    # other offer digits.
+    layout = read_layout(detections(rows, **options))
+    shown = [layout.notation, *layout.alternatives]
+    assert len({_scored_as(n) for n in shown}) == len(shown), shown
+
+
+def test_a_flat_pung_still_offers_the_kong_with_a_tile_on_top():
+    # From high above, a fourth tile on top of a pung barely shows: one tap away.
+    layout = read_layout(detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^9p"]))
+    assert layout.notation == "[123m1][999p2]456p789sNN"
+    assert "[123m][9999p1]456p789sNN" in layout.alternatives[:3]
 
 
 def test_winning_tile_guessed_when_nothing_is_set_apart():
