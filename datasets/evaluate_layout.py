@@ -206,10 +206,15 @@ def _score(layout) -> None:
             pass
 
 
+def _right_as(truth: dict, layout, notation: str) -> bool:
+    """Whether `notation`, taken instead of the layout's own reading, is the hand."""
+    return compare(truth, replace(layout, notation=notation))["hand"]
+
+
 def _offered(truth: dict, layout) -> bool:
     """One tap away: the hand is among the three the page offers under "Other ways to read
     these tiles"."""
-    return any(compare(truth, replace(layout, notation=n))["hand"] for n in layout.alternatives[:3])
+    return any(_right_as(truth, layout, n) for n in layout.alternatives[:3])
 
 
 def _timed(det: Detections):
@@ -288,9 +293,8 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
             if lay.rereads:  # vision.layout._reread: hands the reader's next guesses make
                 suggested = [n for n, _ in lay.rereads]
                 real["reread"] += 1
-                real["reread_first_right"] += compare(truth, replace(lay, notation=suggested[0]))["hand"]
-                real["reread_any_right"] += any(compare(truth, replace(lay, notation=n))["hand"]
-                                                for n in suggested)
+                real["reread_first_right"] += _right_as(truth, lay, suggested[0])
+                real["reread_any_right"] += any(_right_as(truth, lay, n) for n in suggested)
     n = len(files)
     share = lambda c, k, d: round(c[k] / d, 4) if d else None
     ms, cpu_ms = np.array(seconds) * 1000, np.array(cpu_seconds) * 1000

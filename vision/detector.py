@@ -116,11 +116,12 @@ class Detections:
 
     def select(self, index: np.ndarray) -> "Detections":
         """The detections at `index` (a boolean mask or integer indices)."""
-        alt = (None, None) if self.alt_class_id is None else \
-            (self.alt_class_id[index], self.alt_confidence[index])
-        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
-                          self.names, *alt,
-                          None if self.tile_score is None else self.tile_score[index])
+        def pick(values):
+            return None if values is None else values[index]
+
+        return replace(self, xyxy=self.xyxy[index], class_id=self.class_id[index],
+                       confidence=self.confidence[index], alt_class_id=pick(self.alt_class_id),
+                       alt_confidence=pick(self.alt_confidence), tile_score=pick(self.tile_score))
 
     def scaled(self, sx: float, sy: float) -> "Detections":
         """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from scoring.decompose import tiles_complete
-from scoring.hand import Hand, format_hand, parse_hand
+from scoring.hand import Hand, format_hand
 from scoring.tiles import PLAYING, sort_key
 
 from . import geometry, grouping, sets
@@ -330,7 +330,7 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
             top = m.tiles[m.claimed]
             laid.insert(order.index(top), _tile(top, codes, xyxy, conf * 0.5, top in turned))
         melds.append(LaidMeld(m.kind, tuple(laid), meld_conf, offer, promoted=m.stacked))
-    notation, notes = None, []
+    notation, notes, hand = None, [], None
     hidden = [m for m in r.melds if m.hidden]
     if r.complete and hidden:
         notes.append("a concealed kong shows no face (all four tiles face down): tap it and "
@@ -346,12 +346,12 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
                      f"completes the hand; change it if another was the last)")
     alternatives, scores = [], [r.score]
-    seen = {_scored_as(notation)} if notation else set()
+    seen = {_scored_as(hand)} if notation else set()
     for other in others:  # one per hand a scorer tells apart: the page offers three
-        alt = _notation(other, codes, xyxy)
-        if alt and _scored_as(alt) not in seen:
+        alt = _other_hand(other, codes)
+        if alt is not None and _scored_as(alt) not in seen:
             seen.add(_scored_as(alt))
-            alternatives.append(alt)
+            alternatives.append(format_hand(alt))
             scores.append(other.reading.score)
     for alt, s in list(zip(alternatives, scores[1:]))[:3]:
         notes.append(f"rejected {alt} (geometry {s - r.score:+.1f})")
@@ -376,21 +376,20 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         winning_guessed=r.guessed, alternatives=tuple(alternatives))
 
 
-def _scored_as(notation: str) -> tuple:
+def _scored_as(hand: Hand) -> tuple:
     """What a scorer sees of a reading: the sets in any order and without offer digits."""
-    hand = parse_hand(notation)
     return hand.concealed, hand.winning, tuple(sorted((m.kind.value, m.tiles) for m in hand.melds))
 
 
-def _notation(c: _Candidate, codes: list[str], xyxy: np.ndarray) -> str | None:
-    """A rejected reading in notation (offer digits left out: they depend on orientation)."""
+def _other_hand(c: _Candidate, codes: list[str]) -> Hand | None:
+    """A rejected complete reading (offer digits left out: they depend on orientation)."""
     r = c.reading
     if not r.complete or any(m.hidden for m in r.melds):
         return None
     melds = tuple(sets.to_meld(m, codes, None if m.kind != "kong" else 1) for m in r.melds)
     concealed = list(r.concealed) + ([r.winning] if r.guessed else [])
     winning = r.winning if not r.guessed else concealed.pop()
-    return format_hand(Hand(tuple(codes[t] for t in concealed), melds, codes[winning]))
+    return Hand(tuple(codes[t] for t in concealed), melds, codes[winning])
 
 
 def _tile(t: int, codes, xyxy, conf, sideways: bool = False) -> LaidTile:

@@ -45,9 +45,14 @@ class PhotoReading:
     photo: Photo
     detections: Detections  # boxes in full-resolution upright pixels
     seconds: float
-    tile_score: np.ndarray | None = None  # per detection: the detector's "a tile is here"
-    # score, which the operating confidence is applied to (the reader's class probability
-    # lowers `detections.confidence` and marks a tile doubtful, but never drops it)
+
+    @property
+    def tile_score(self) -> np.ndarray:
+        """Per detection, the detector's "a tile is here" score, which the operating
+        confidence is applied to (the reader's class probability lowers
+        `detections.confidence` and marks a tile doubtful, but never drops it)."""
+        found = self.detections
+        return found.confidence if found.tile_score is None else found.tile_score
 
 
 class TileReader:
@@ -80,12 +85,11 @@ class TileReader:
         found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
                                      tile_score=getattr(self.refiner, "tile_score", "class"),
                                      agnostic=self.agnostic)
-        tile_score = found.confidence.copy()
         found = self.refiner.refine(photo.rgb, found)
         sx, sy = photo.scale
         if (sx, sy) != (1.0, 1.0):
             found = found.scaled(sx, sy)
-        return PhotoReading(photo, found, time.perf_counter() - start, tile_score)
+        return PhotoReading(photo, found, time.perf_counter() - start)
 
 
 def read_layout_from_path(path, model=None):

@@ -63,7 +63,7 @@ def test_other_readings_are_other_hands(label, rows, options, notation, bonus):
     # other offer digits.
     layout = read_layout(detections(rows, **options))
     shown = [layout.notation, *layout.alternatives]
-    assert len({_scored_as(n) for n in shown}) == len(shown), shown
+    assert len({_scored_as(parse_hand(n)) for n in shown}) == len(shown), shown
 
 
 def test_a_flat_pung_still_offers_the_kong_with_a_tile_on_top():
