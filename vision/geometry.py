@@ -60,6 +60,8 @@ class RowFrame:
     xyxy: np.ndarray | None = None         # the boxes (photo pixels), all detections
     pitch: np.ndarray | None = None        # per tile: its row's step between touching tiles
                                            # (centre distance over tile size)
+    owner: int = 0                         # +1: the player sits on the +v side, -1: on the -v
+                                           # side, 0: not known yet (vision.layout learns it)
 
 
 def centres(xyxy: np.ndarray) -> np.ndarray:

@@ -88,6 +88,7 @@ MIN_HAND_TILES = 12       # 14 tiles, less kongs shown as three with the fourth 
 DOUBTFUL = 0.5            # detections under this confidence may be left out to complete a hand
 DOUBTFUL_TILE = 0.6       # ... or first, those whose finder is this unsure a tile is there
 WIDE_LINK = 4.5           # cluster link of the second look when the first finds no hand
+SIDE_SURE = 1.0           # side votes (`_side_vote`) that tell where the player sits
 PERSPECTIVE = 0.04        # relative tile-size change across the hand that tells near from far
 
 
@@ -239,7 +240,7 @@ def _read(detections) -> TableLayout:
         _Candidate(plain, frame) for frame in frames
         if (plain := grouping.fallback(frame, codes)) is not None]
     if found:
-        found.sort(key=lambda c: -c.reading.score)
+        found = _knowing_the_player(sorted(found, key=lambda c: -c.reading.score), codes, xyxy)
         return _layout(found[0], found[1:], detections)
     if not fallbacks:
         return _layout(None, [], detections)
@@ -248,9 +249,30 @@ def _read(detections) -> TableLayout:
     return _layout(best, [], detections)
 
 
+def _knowing_the_player(found: list[_Candidate], codes: list[str], xyxy: np.ndarray) -> list[_Candidate]:
+    """Search the best reading's frame again once its tiles say which side the player sits
+    on: a turned tile is laid at the near edge of its set, so a fourth tile put on top of
+    it shows there (`sets._lifted`), which its centre alone hides when seen from across."""
+    best = found[0]
+    if not any(m.kind == "pung" or m.stacked for c in found if c.frame is best.frame
+               for m in c.reading.melds):
+        return found
+    vote = _side_vote(best.reading, best.frame, codes, xyxy)
+    if abs(vote) < SIDE_SURE:
+        return found
+    frame = replace(best.frame, owner=int(np.sign(vote)))
+    again = [_Candidate(r, frame) for r in grouping.search(frame, codes)]
+    return sorted(again + [c for c in found if c.frame is not best.frame], key=lambda c: -c.reading.score)
+
+
 def _direction(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> int:
     """+1 when +u runs from the player's left to right (the player sits on the +v side),
-    else -1. Votes, strongest first: concealed tiles are mostly sorted low to high from left
+    else -1."""
+    return -1 if _side_vote(r, frame, codes, xyxy) < 0 else 1
+
+
+def _side_vote(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> float:
+    """The evidence for `_direction` (>0: +1), the votes, strongest first: concealed tiles are mostly sorted low to high from left
     to right, and a chow is laid so; a winning tile set apart lies right of the concealed
     row; exposed sets in a row of their own lie beyond the concealed row, away from the
     player; near tiles look bigger (the photographer is most often the winner)."""
@@ -279,7 +301,7 @@ def _direction(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -
         slope = np.polyfit(frame.v[tiles], size, 1)[0] * np.ptp(frame.v[tiles]) / size.mean()
         if abs(slope) > PERSPECTIVE:
             vote += 0.3 * np.sign(slope)
-    return -1 if vote < 0 else 1
+    return float(vote)
 
 
 def _offer(m: sets.MeldChoice, codes: list[str], order: list[int]) -> int | None:

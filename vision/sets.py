@@ -24,6 +24,7 @@ SPACING_SD = 0.07        # spread of steps between touching tiles
 BOX_WEIGHT = 6.0         # weight of the box clue (log of the wider-along-the-row score)
 STACKED = 0.15           # an upright tile this far (in tile sizes) above its row lies on top
 STACKED_TURNED = 0.17    # the same for a turned tile (measured at its centre)
+STACKED_NEAR = 0.08      # ... measured at its near edge, when the player's side is known
 STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
 
 
@@ -68,7 +69,9 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
     put on top of another shows), and how far, in tile sizes. The lines are fitted to the
     row's other nearby upright tiles (two at least). An upright tile must rise at both its top
     and bottom edge (a turned tile keeps to the near edge of the row, so one of its edges
-    stays in line); for a turned tile its centre is used."""
+    stays in line). A turned tile keeps to the near edge of the row (the player's side), so
+    once that side is known (`frame.owner`) its near edge must rise; until then its centre
+    is used, which a turned tile seen from across the table shows raised by itself."""
     ca = np.cos(frame.angle)
     if frame.xyxy is None:
         return 0, 0.0
@@ -93,8 +96,12 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
             y = box[ref][:, edges].mean(axis=1)
             slope, icpt = np.polyfit(x[ref], y, 1)
             rise.append((icpt + slope * x[t] - box[t, list(edges)].mean()) / size)
-        lift = rise[2] if soft_sideways(frame.sideways[t]) >= 0.5 else min(rise[0], rise[1])
-        lift += STACKED - (STACKED_TURNED if soft_sideways(frame.sideways[t]) >= 0.5 else STACKED)
+        if soft_sideways(frame.sideways[t]) < 0.5:
+            lift = min(rise[0], rise[1])
+        elif frame.owner:  # the near edge: the bottom one when the player sits at the photo's foot
+            lift = rise[1 if frame.owner * ca > 0 else 0] + STACKED - STACKED_NEAR
+        else:
+            lift = rise[2] + STACKED - STACKED_TURNED
         if lift > best[1]:
             best = (k, float(lift))
     return best

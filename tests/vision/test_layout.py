@@ -320,3 +320,26 @@ def test_a_kong_stacked_on_the_turned_end_tile_in_a_row_running_up_the_photo():
     size = float(np.sqrt(np.prod(det.xyxy[turned, 2:] - det.xyxy[turned, :2])))
     stacked = read_layout(_shift(det, turned, dy=-0.4 * size))
     assert stacked.notation is not None and "9999p" in stacked.notation, stacked.notes
+
+
+# A fourth tile on top of the turned tile of a pung, seen from high above: it shows only a
+# little raised (photo up), and a turned tile sits at the near edge of its set, so the lift is
+# read at that edge once the hand says where the player sits (at the photo's foot at 0°, at
+# its top at 180°). Measured at the turned tile's centre, as before, a turned tile seen from
+# across the table looks raised by itself.
+STACK_ON_TURNED = [  # (angle of the photo, the turned tile's lift in tile heights, kong?)
+    (0, 0.0, False),
+    (0, 0.15, True),
+    (180, 0.0, False),
+    (180, 0.15, True),
+    (180, 0.3, True),
+]
+
+
+@pytest.mark.parametrize("angle,lift,kong", STACK_ON_TURNED)
+def test_a_tile_on_top_of_the_turned_tile_is_read_at_the_near_edge(angle, lift, kong):
+    det = detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^9p"], angle_deg=angle)
+    turned = [i for i, c in enumerate(det.codes) if c == "9p"][1]
+    layout = read_layout(_shift(det, turned, dy=-lift * 40.0))
+    assert layout.notation is not None, layout.notes
+    assert ("9999p" in layout.notation) == kong, layout.notation
