@@ -68,8 +68,7 @@ def _lifted(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]) -> tu
     """The tile of three that sits highest above the line of its row (photo up, where a tile
     put on top of another shows), and how far, in tile sizes. The lines are fitted to the
     row's other nearby upright tiles (two at least). An upright tile must rise at both its top
-    and bottom edge (a turned tile keeps to the near edge of the row, so one of its edges
-    stays in line). A turned tile keeps to the near edge of the row (the player's side), so
+    and bottom edge. A turned tile keeps to the near edge of the row (the player's side), so
     once that side is known (`frame.owner`) its near edge must rise; until then its centre
     is used, which a turned tile seen from across the table shows raised by itself."""
     ca = np.cos(frame.angle)
