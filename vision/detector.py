@@ -222,8 +222,9 @@ def nms(xyxy: np.ndarray, score: np.ndarray, class_id: np.ndarray, iou: float,
         offset = float(np.abs(boxes).max()) + 1.0
         boxes = boxes + (class_id.astype(np.float64) * offset)[:, None]
     xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-    keep = cv2.dnn.NMSBoxes(xywh.tolist(), score.astype(float).tolist(), 0.0, float(iou),
-                            top_k=max_det)
+    # No top_k: OpenCV applies it before suppression, so a photo of many tiles (each with a
+    # dozen overlapping candidates) would lose whole tiles to their neighbours' duplicates.
+    keep = cv2.dnn.NMSBoxes(xywh.tolist(), score.astype(float).tolist(), 0.0, float(iou))
     return np.asarray(keep, dtype=np.int64).reshape(-1)[:max_det]
 
 

@@ -80,6 +80,19 @@ def test_nms_same_class_overlap_is_suppressed_either_way():
                    agnostic=agnostic).tolist() == [1]
 
 
+def test_nms_keeps_every_tile_of_a_crowded_photo():
+    """144 tiles edge to edge, each with a dozen near-duplicate candidates (as a YOLO head
+    gives): one box per tile survives, however many candidates there are in all."""
+    rng = np.random.default_rng(0)
+    tiles = np.array([[x * 30, y * 40, x * 30 + 30, y * 40 + 40] for y in range(12) for x in range(12)],
+                     np.float32)
+    xyxy = np.repeat(tiles, 12, axis=0) + rng.normal(0, 1.0, (len(tiles) * 12, 4)).astype(np.float32)
+    score = rng.uniform(0.5, 0.95, len(xyxy)).astype(np.float32)
+    keep = nms(xyxy, score, np.zeros(len(xyxy), int), 0.7, agnostic=True)
+    assert len(keep) == len(tiles)
+    assert len({int(k) // 12 for k in keep}) == len(tiles)
+
+
 @pytest.mark.parametrize("shape", [(1, 5, 9), (2, 7, 3), (7,)])
 def test_decode_output_rejects_unknown_layouts(shape):
     with pytest.raises(ValueError, match="expected"):
