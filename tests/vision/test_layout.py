@@ -343,3 +343,24 @@ def test_a_tile_on_top_of_the_turned_tile_is_read_at_the_near_edge(angle, lift, 
     layout = read_layout(_shift(det, turned, dy=-lift * 40.0))
     assert layout.notation is not None, layout.notes
     assert ("9999p" in layout.notation) == kong, layout.notation
+
+
+# The upright middle tile of a pung raised (photo up) by this much of its size: in a row
+# across the photo a third of a tile is a tile on top; in a row near 45° the boxes are loose
+# (they mix the tiles' widths and heights), so it takes more.
+STACK_ON_UPRIGHT = [  # (angle of the photo, lift in tile sizes, kong?)
+    (0, 0.1, False),
+    (0, 0.3, True),
+    (45, 0.3, False),
+    (45, 0.5, True),
+]
+
+
+@pytest.mark.parametrize("angle,lift,kong", STACK_ON_UPRIGHT)
+def test_a_raised_upright_tile_of_a_pung(angle, lift, kong):
+    det = detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p9p"], angle_deg=angle)
+    middle = [i for i, c in enumerate(det.codes) if c == "9p"][1]
+    size = float(np.sqrt(np.prod(det.xyxy[middle, 2:] - det.xyxy[middle, :2])))
+    layout = read_layout(_shift(det, middle, dy=-lift * size))
+    assert layout.notation is not None, layout.notes
+    assert ("9999p" in layout.notation) == kong, layout.notation
