@@ -305,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boxes", type=Path, default=Path(__file__).with_name("camerash_boxes.json"))
     parser.add_argument("--model", type=Path, default=None, help="detector ONNX file")
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
+    parser.add_argument("--iou", type=float, default=None,
+                        help="NMS IoU (default: the app's, vision.pipeline.NMS_IOU)")
     parser.add_argument("--limit", type=int, default=0, help="at most this many synthetic scenes")
     parser.add_argument("--json", type=Path, help="write the report here")
     parser.add_argument("--classifier", type=Path, default=None,
@@ -322,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
     from vision.detector import DEFAULT_MODEL_PATH
-    from vision.pipeline import TileReader
+    from vision.pipeline import NMS_IOU, TileReader
     from vision.refine import CropClassifier, PassThrough
     if args.classifier is None:  # the app's own second stage (vision.refine.default_refiner)
         refiner = None
@@ -334,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
                                  upside_down=args.upside_down,
                                  margins=tuple(float(m) for m in args.margins.split(",") if m))
     try:
-        reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF)
+        reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF,
+                            iou=NMS_IOU if args.iou is None else args.iou)
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
     reports = []
@@ -355,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "classifier_mode": getattr(refiner, "mode", "none"),
                                          "upside_down": getattr(refiner, "upside_down", False),
                                          "margins": list(getattr(refiner, "extra_margins", ())),
+                                         "nms_iou": reader.iou,
                                          "reports": reports}, indent=1) + "\n")
     return 0
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from layout_scenes import detections
 from vision.detector import (Detections, Detector, decode_output, letterbox, nms, parse_imgsz,
                              parse_names)
+from vision.pipeline import NMS_IOU
 from vision_onnx_stub import write_stub_model
 
 NAMES = ["a", "b", "c"]
@@ -91,6 +93,20 @@ def test_nms_keeps_every_tile_of_a_crowded_photo():
     keep = nms(xyxy, score, np.zeros(len(xyxy), int), 0.7, agnostic=True)
     assert len(keep) == len(tiles)
     assert len({int(k) // 12 for k in keep}) == len(tiles)
+
+
+@pytest.mark.parametrize("angle", [0, 30, 45])
+def test_the_apps_nms_keeps_touching_tiles_and_drops_a_duplicate_box(angle):
+    """Two rows of touching tiles turned by `angle` (their axis-aligned boxes overlap by IoU
+    up to about 0.2 near 45°) keep every tile; a second box on one tile (IoU 0.6) is dropped."""
+    row = detections(["1m2m3m4m5m6m7m8m9m", "1p2p3p4p5p6p7p8p9p"], angle_deg=angle, tilt=0.3)
+    xyxy = np.asarray(row.xyxy, np.float32)
+    w = xyxy[4, 2] - xyxy[4, 0]
+    duplicate = xyxy[4] + np.array([0.25 * w, 0, 0.25 * w, 0], np.float32)  # IoU 0.6 with tile 4
+    boxes = np.vstack([xyxy, duplicate])
+    score = np.r_[np.full(len(xyxy), 0.9), 0.8].astype(np.float32)
+    keep = nms(boxes, score, np.zeros(len(boxes), int), NMS_IOU, agnostic=True)
+    assert sorted(keep.tolist()) == list(range(len(xyxy)))
 
 
 @pytest.mark.parametrize("shape", [(1, 5, 9), (2, 7, 3), (7,)])
