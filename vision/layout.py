@@ -249,7 +249,8 @@ def _read(detections) -> TableLayout:
     return _layout(best, [], detections)
 
 
-def _knowing_the_player(found: list[_Candidate], codes: list[str], xyxy: np.ndarray) -> list[_Candidate]:
+def _knowing_the_player(found: list[_Candidate], codes: list[str], xyxy: np.ndarray
+                        ) -> list[_Candidate]:
     """Search the best reading's frame again once its tiles say which side the player sits
     on: a turned tile is laid at the near edge of its set, so a fourth tile put on top of
     it shows there (`sets._lifted`), which its centre alone hides when seen from across."""
@@ -262,7 +263,8 @@ def _knowing_the_player(found: list[_Candidate], codes: list[str], xyxy: np.ndar
         return found
     frame = replace(best.frame, owner=int(np.sign(vote)))
     again = [_Candidate(r, frame) for r in grouping.search(frame, codes)]
-    return sorted(again + [c for c in found if c.frame is not best.frame], key=lambda c: -c.reading.score)
+    return sorted(again + [c for c in found if c.frame is not best.frame],
+                  key=lambda c: -c.reading.score)
 
 
 def _direction(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> int:
@@ -272,10 +274,11 @@ def _direction(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -
 
 
 def _side_vote(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> float:
-    """The evidence for `_direction` (>0: +1), the votes, strongest first: concealed tiles are mostly sorted low to high from left
-    to right, and a chow is laid so; a winning tile set apart lies right of the concealed
-    row; exposed sets in a row of their own lie beyond the concealed row, away from the
-    player; near tiles look bigger (the photographer is most often the winner)."""
+    """The evidence for `_direction` (>0: +1), votes strongest first: concealed tiles are
+    mostly sorted low to high from left to right, and a chow is laid so; a winning tile set
+    apart lies right of the concealed row; exposed sets in a row of their own lie beyond the
+    concealed row, away from the player; near tiles look bigger (the photographer is most
+    often the winner)."""
     vote = 0.0
     conc = sorted(r.concealed, key=lambda t: frame.u[t])
     if r.winning is not None and not r.guessed and conc:

@@ -24,9 +24,9 @@ SPACING_SD = 0.07        # spread of steps between touching tiles
 BOX_WEIGHT = 6.0         # weight of the box clue (log of the wider-along-the-row score)
 STACKED = 0.15           # an upright tile this far (in tile sizes) above its row lies on top
 STACKED_TURNED = 0.17    # the same for a turned tile (measured at its centre)
+STACKED_NEAR = 0.08      # ... measured at its near edge, when the player's side is known
 DIAGONAL = 0.85          # a row this close to 45° (|cos| below) boxes tiles loosely: a lift
 DIAGONAL_MARGIN = 0.15   # must then be this much more (tile sizes) to read as a tile on top
-STACKED_NEAR = 0.08      # ... measured at its near edge, when the player's side is known
 STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
 
 
