@@ -78,6 +78,7 @@ from vision.detector import DEFAULT_MODEL_PATH, Detections
 from vision.layout import read_layout
 
 HAND_GROUPS = ("concealed", "winning", "bonus")
+KONGS = (MeldKind.KONG, MeldKind.PROMOTED_KONG, MeldKind.CONCEALED_KONG)
 MATCH_IOU = 0.5
 
 
@@ -165,6 +166,31 @@ def compare(truth: dict, layout) -> dict[str, bool]:
     hand = scoring or (bonus_ok and same_melds and same_closed and not truth_hand["winning_apart"])
     shown = hand and _melds_match(want, got, _shown_claims(truth))
     return {"exact": exact, "shown": shown, "scoring": scoring, "hand": hand, "complete": True}
+
+
+def miss_kind(truth: dict, layout) -> str:
+    """Why a reading misses the truth at the `hand` level, the first that applies: no complete
+    hand; a kong read as a pung or a pung as a kong (nothing else of the sets wrong); other
+    sets; the concealed tiles or the winning tile; only the bonus tiles."""
+    if layout.notation is None:
+        return "no complete hand"
+    want, got = parse_hand(truth["hand"]["notation"]), parse_hand(layout.notation)
+
+    def sets(hand, kongs_as_pungs: bool) -> Counter:
+        out = Counter()
+        for m in hand.melds:
+            kind = "pung" if kongs_as_pungs and m.kind in KONGS else \
+                "kong" if m.kind in KONGS else m.kind.value
+            out[(kind, m.tiles[0])] += 1
+        return out
+    if sets(want, False) != sets(got, False):
+        if sets(want, True) != sets(got, True):
+            return "other sets"
+        missed = sets(want, False) - sets(got, False)
+        return "kong read as pung" if all(k == "kong" for k, _ in missed) else "pung read as kong"
+    if sorted(want.closed) != sorted(got.closed) or want.winning != got.winning:
+        return "concealed or winning tile"
+    return "bonus tiles"
 
 
 def detection_ok(truth: dict, found: Detections) -> bool:
@@ -255,6 +281,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
     perfect = Counter()
     facets: dict[str, Counter] = {}
     real = Counter()
+    misses, grouping_misses = Counter(), Counter()  # hand-level misses by kind (miss_kind)
     seconds, cpu_seconds, worst = [], [], []
     detector_ms, after_ms = [], []
     for f in files:
@@ -274,6 +301,8 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
             c = facets.setdefault(f"{name}={value}", Counter())
             c["n"] += 1
             c.update(k for k in ("exact", "shown", "hand") if got[k])
+        if not got["hand"]:
+            misses[miss_kind(truth, layout)] += 1
         if not got["hand"] and len(worst) < errors:
             worst.append({"scene": f.stem, "truth": truth["hand"]["notation"],
                           "bonus": truth["hand"]["bonus"], "read": layout.notation,
@@ -288,6 +317,8 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
             if detection_ok(truth, reading.detections):
                 real["detected"] += 1
                 real.update(f"detected_{k}" for k in levels if got_real[k])
+                if not got_real["hand"]:
+                    grouping_misses[miss_kind(truth, lay)] += 1
             real.update(f"all_{k}" for k in levels if got_real[k])
             real["one_tap_hand"] += got_real["hand"] or _offered(truth, lay)
             if lay.rereads:  # vision.layout._reread: hands the reader's next guesses make
@@ -300,6 +331,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
     ms, cpu_ms = np.array(seconds) * 1000, np.array(cpu_seconds) * 1000
     out = {"scenes": n, "unreadable": perfect["unreadable"], "readable": perfect["n"],
            "perfect": {k: share(perfect, k, perfect["n"]) for k in (*levels, "one_tap_hand")},
+           "perfect_misses": dict(misses.most_common()),
            "layout_ms": {  # read_layout + MCR scoring per photo; wall time, then CPU time of this process
                "mean": round(float(ms.mean()), 2), "p95": round(float(np.percentile(ms, 95)), 2),
                "max": round(float(ms.max()), 2), "cpu_mean": round(float(cpu_ms.mean()), 2),
@@ -313,6 +345,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
         out["detector"] = {"model": str(model), "scenes": real["n"],
                            "detection_right": share(real, "detected", real["n"]),
                            "grouping_given_detection": {k: share(real, f"detected_{k}", d) for k in levels},
+                           "grouping_misses": dict(grouping_misses.most_common()),
                            "end_to_end": {k: share(real, f"all_{k}", real["n"]) for k in levels},
                            "hand_right_or_one_tap_away": share(real, "one_tap_hand", real["n"]),
                            "reread": {"photos": real["reread"], "first_right": real["reread_first_right"],

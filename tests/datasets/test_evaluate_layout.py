@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.classes import class_names
-from datasets.evaluate_layout import compare, detection_ok, readable, truth_detections
+from datasets.evaluate_layout import compare, detection_ok, miss_kind, readable, truth_detections
 from vision.detector import Detections
 from vision.layout import LaidTile, TableLayout
 
@@ -56,6 +56,22 @@ def test_bonus_tiles_must_match():
     truth = _truth(bonus=["1f"])
     assert not compare(truth, _layout("[123m1]456p789sSSEEE"))["hand"]
     assert compare(truth, _layout("[123m1]456p789sSSEEE", bonus=["1f"]))["exact"]
+
+
+MISS_CASES = [
+    # (truth notation, read notation, read bonus, expected kind)
+    ("[999p1][123m1]456p78sSS9s", None, (), "no complete hand"),
+    ("[9999p5][123m1]456p78sSS9s", "[999p1][123m1]456p78sSS9s", (), "kong read as pung"),
+    ("[999p1][123m1]456p78sSS9s", "[9999p5][123m1]456p78sSS9s", (), "pung read as kong"),
+    ("[999p1][123m1]456p78sSS9s", "[999p1]123m456p78sSS9s", (), "other sets"),
+    ("[999p1][123m1]456p78sSS9s", "[999p1][123m1]456p79sSS8s", (), "concealed or winning tile"),
+    ("[999p1][123m1]456p78sSS9s", "[999p1][123m1]456p78sSS9s", ("1f",), "bonus tiles"),
+]
+
+
+def test_why_a_reading_misses():
+    for truth, read, bonus, kind in MISS_CASES:
+        assert miss_kind(_truth(notation=truth), _layout(read, bonus)) == kind, (truth, read)
 
 
 def test_no_notation_is_no_agreement():
