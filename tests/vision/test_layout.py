@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from layout_scenes import detections, quads
+from layout_scenes import TILE_H, detections, quads
 
 from scoring.hand import parse_hand
 from vision.detector import Detections
@@ -336,11 +336,18 @@ STACK_ON_TURNED = [  # (angle of the photo, the turned tile's lift in tile heigh
 ]
 
 
+def _middle_of_pung_raised(meld: str, angle: float, lift: float, by_size: bool) -> TableLayout:
+    """A hand whose 9p pung `meld` has its middle tile raised (photo up) by `lift` tile
+    heights, or tile sizes (square root of its box area) with `by_size`."""
+    det = detections(["4p5p6p7s8s9sN N", "1m^2m3m " + meld], angle_deg=angle)
+    middle = [i for i, c in enumerate(det.codes) if c == "9p"][1]
+    unit = float(np.sqrt(np.prod(det.xyxy[middle, 2:] - det.xyxy[middle, :2]))) if by_size else TILE_H
+    return read_layout(_shift(det, middle, dy=-lift * unit))
+
+
 @pytest.mark.parametrize("angle,lift,kong", STACK_ON_TURNED)
 def test_a_tile_on_top_of_the_turned_tile_is_read_at_the_near_edge(angle, lift, kong):
-    det = detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^9p"], angle_deg=angle)
-    turned = [i for i, c in enumerate(det.codes) if c == "9p"][1]
-    layout = read_layout(_shift(det, turned, dy=-lift * 40.0))
+    layout = _middle_of_pung_raised("9p9p^9p", angle, lift, by_size=False)
     assert layout.notation is not None, layout.notes
     assert ("9999p" in layout.notation) == kong, layout.notation
 
@@ -358,9 +365,6 @@ STACK_ON_UPRIGHT = [  # (angle of the photo, lift in tile sizes, kong?)
 
 @pytest.mark.parametrize("angle,lift,kong", STACK_ON_UPRIGHT)
 def test_a_raised_upright_tile_of_a_pung(angle, lift, kong):
-    det = detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p9p"], angle_deg=angle)
-    middle = [i for i, c in enumerate(det.codes) if c == "9p"][1]
-    size = float(np.sqrt(np.prod(det.xyxy[middle, 2:] - det.xyxy[middle, :2])))
-    layout = read_layout(_shift(det, middle, dy=-lift * size))
+    layout = _middle_of_pung_raised("9p9p9p", angle, lift, by_size=True)
     assert layout.notation is not None, layout.notes
     assert ("9999p" in layout.notation) == kong, layout.notation
