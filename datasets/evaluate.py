@@ -320,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margins", default="",
                         help="with --classifier: also read crops cut with these margins "
                              "(comma-separated, of the box size) and average")
+    parser.add_argument("--one-set", type=float, default=0.0,
+                        help="with --classifier in reader mode: read the tiles of tile score "
+                             "from this value together as one set (vision/copies.py); 0: off")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
@@ -334,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         refiner = CropClassifier(args.classifier, min_confidence=args.min_confidence,
                                  mode="reader" if args.reader else "override",
                                  upside_down=args.upside_down,
-                                 margins=tuple(float(m) for m in args.margins.split(",") if m))
+                                 margins=tuple(float(m) for m in args.margins.split(",") if m),
+                                 one_set=args.one_set)
     try:
         reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF,
                             iou=NMS_IOU if args.iou is None else args.iou)
@@ -359,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "upside_down": getattr(refiner, "upside_down", False),
                                          "margins": list(getattr(refiner, "extra_margins", ())),
                                          "nms_iou": reader.iou,
+                                         "one_set": getattr(refiner, "one_set", 0.0),
                                          "reports": reports}, indent=1) + "\n")
     return 0
 

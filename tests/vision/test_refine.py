@@ -201,3 +201,21 @@ def test_reading_with_more_margins_averages_the_wider_and_tighter_crops(tmp_path
     assert tight[0] > 0.99 and wide[2] > tight[2] and wide[0] < tight[0]
     np.testing.assert_allclose(both.probabilities(rgb, found)[0], wide, atol=1e-5)  # symmetric
     assert wide.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_the_reader_reads_the_shown_tiles_as_one_set(tmp_path):
+    """Two tiles read as the one plum flower of a set: the less sure becomes its runner-up
+    (orchid); a box below the threshold neither moves nor pushes."""
+    rgb = np.zeros((40, 120, 3), np.uint8)
+    rgb[:, 0:40] = (255, 0, 0)       # surely red: plum
+    rgb[:, 40:80] = (200, 120, 0)    # red, a little green: plum, else orchid
+    rgb[:, 80:120] = (255, 0, 0)     # red again, but a doubtful box
+    found = Detections([[0, 0, 40, 40], [40, 0, 80, 40], [80, 0, 120, 40]], [0, 0, 0],
+                       [0.9, 0.9, 0.3], ["tile"])
+    path = write_colour_classifier(tmp_path / "cls.onnx", names=["1f", "2f", "back"], margin=0.0)
+    alone = CropClassifier(path, mode="reader").refine(rgb, found)
+    assert alone.codes == ["1f", "1f", "1f"]
+    together = CropClassifier(path, mode="reader", one_set=0.5).refine(rgb, found)
+    assert together.codes == ["1f", "2f", "1f"]
+    assert together.confidence[1] < alone.confidence[1]  # the moved tile shows as doubtful
+    assert together.alt_class_id[1, 0] == 0  # ... and its own best reading is the first guess
