@@ -45,8 +45,11 @@ def _rotation(quad: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(-up[0], -up[1])) % 360)
 
 
-def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280, root=None):
-    """Returns (RGB image, JPEG quality, truth dict, YOLO label lines)."""
+def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280, root=None,
+               label_face_down: bool = False):
+    """Returns (RGB image, JPEG quality, truth dict, YOLO label lines). `label_face_down`:
+    also label the face-down tiles of walls and other players' hands (`back`), which are
+    otherwise left out as belonging to no hand; the image is the same either way."""
     rng = np.random.default_rng([seed, index])
     hand = sample_hand(rng)
     W, H = _size(rng, long_side)
@@ -84,6 +87,9 @@ def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280,
     centre = np.array([rng.normal(0, 6), rng.uniform(24, 40) + hi[1], 0])
     pool = remaining_pool(hand.tiles() + list(hand.bonus))
     tiles += layout_distractors(rng, tiles, pool, dims, ff, centre)
+    if label_face_down:  # no random draw here: the scene stays the one of (seed, index)
+        for t in tiles:
+            t.labelled = t.labelled or not t.face_up
     for t in tiles:
         t.design = second if (second and t.group == "distractor" and rng.random() < 0.5) else design
 

@@ -1,7 +1,7 @@
 """Generate synthetic table photos with YOLO labels and JSON truth.
 
     python -m datasets.synth --out DIR --count N --seed S [--size 1280] [--workers K]
-                             [--designs train|heldout|all|PATTERNS] [--start I]
+                             [--designs train|heldout|all|PATTERNS] [--start I] [--label-face-down]
 
 Writes DIR/images/NNNNNN.jpg, DIR/labels/NNNNNN.txt (YOLO, classes of datasets/classes.yaml),
 DIR/truth/NNNNNN.json and DIR/data.yaml. Scene i depends only on (seed, i): the same seed gives
@@ -26,8 +26,9 @@ from .designs import HELD_OUT, select
 from .scene import make_scene
 
 
-def write_scene(out: Path, seed: int, index: int, designs: list[str], size: int, root: str | None) -> int:
-    img, quality, truth, yolo = make_scene(seed, index, designs, size, root)
+def write_scene(out: Path, seed: int, index: int, designs: list[str], size: int, root: str | None,
+                label_face_down: bool = False) -> int:
+    img, quality, truth, yolo = make_scene(seed, index, designs, size, root, label_face_down)
     stem = f"{index:06d}"
     truth["image"] = f"images/{stem}.jpg"
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -46,7 +47,7 @@ def _init_worker():
 
 
 def generate(out: Path, count: int, seed: int, designs_spec: str | None = None, size: int = 1280, workers: int = 1,
-             start: int = 0, root: str | None = None) -> dict:
+             start: int = 0, root: str | None = None, label_face_down: bool = False) -> dict:
     designs = select(designs_spec, root)
     if not designs:
         raise SystemExit(f"no tile designs match {designs_spec!r} in {root or art_dir()}: run bash datasets/install_art.sh")
@@ -55,7 +56,7 @@ def generate(out: Path, count: int, seed: int, designs_spec: str | None = None, 
     names = class_names()
     (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n"
                                    + "".join(f"  {i}: {n}\n" for i, n in enumerate(names)))
-    jobs = [(out, seed, i, designs, size, root) for i in range(start, start + count)]
+    jobs = [(out, seed, i, designs, size, root, label_face_down) for i in range(start, start + count)]
     t, cpu = time.perf_counter(), time.process_time()
     if workers > 1:
         # spawn, not fork: a forked child inherits OpenCV's thread pool in an unknown state.
@@ -80,8 +81,12 @@ def main(argv=None) -> int:
     ap.add_argument("--designs", default="train", help="train (default: all but the held-out designs), heldout, all, "
                     "or comma-separated name patterns; a leading - excludes")
     ap.add_argument("--art", default=None, help="art cache (default $MAHJONG_ART_DIR or cache/art)")
+    ap.add_argument("--label-face-down", action="store_true",
+                    help="also label face-down tiles of walls and other hands as `back` (the "
+                         "tile finder's training data since session 6)")
     a = ap.parse_args(argv)
-    print(json.dumps(generate(a.out, a.count, a.seed, a.designs, a.size, a.workers, a.start, a.art)))
+    print(json.dumps(generate(a.out, a.count, a.seed, a.designs, a.size, a.workers, a.start, a.art,
+                              a.label_face_down)))
     return 0
 
 

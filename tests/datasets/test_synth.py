@@ -163,3 +163,23 @@ def test_every_class_appears_in_500_scenes(art_root, tmp_path):
     for p in (tmp_path / "labels").glob("*.txt"):
         seen |= {int(line.split()[0]) for line in p.read_text().splitlines()}
     assert seen == set(range(len(class_names()))), sorted(set(range(43)) - seen)
+
+
+def test_face_down_tiles_are_labelled_on_request_in_the_same_scenes(art_root, tmp_path):
+    """--label-face-down adds `back` boxes (walls, other players' hidden hands) and changes
+    nothing else: the same images, every other label as it was."""
+    plain, labelled = tmp_path / "plain", tmp_path / "labelled"
+    generate(plain, 16, seed=17, designs_spec="all", size=320, root=art_root)
+    generate(labelled, 16, seed=17, designs_spec="all", size=320, root=art_root,
+             label_face_down=True)
+    back, added = str(class_names().index("back")), 0
+    for image in sorted((plain / "images").glob("*.jpg")):
+        assert image.read_bytes() == (labelled / "images" / image.name).read_bytes()
+        label = Path("labels") / f"{image.stem}.txt"
+        before = (plain / label).read_text().splitlines()
+        after = (labelled / label).read_text().splitlines()
+        extra = [line for line in after if line not in before]
+        assert all(line in after for line in before)
+        assert all(line.split()[0] == back for line in extra)
+        added += len(extra)
+    assert added > 0
