@@ -16,7 +16,8 @@ does not need a 12 MP decode (a third of a second here); half scale keeps a hand
 75 pixels or more, above the classifier's input size.
 
 Decision (models/README.md): KEPT in "reader" mode, each crop cut three ways (margins
-0.08, 0.03, 0.13) and read both ways up, the six readings averaged. The
+0.08, 0.03, 0.13) and read both ways up, the six readings averaged; the shown tiles are
+then read together as one set (vision/copies.py: no fifth copy of a tile). The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
 classifier reads every class. On the held-out real Camerash photos the pair reads per-tile
 F1 0.936 (every tile found; the misses are misreads, most of them flowers and seasons), on
