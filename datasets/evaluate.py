@@ -252,6 +252,22 @@ def run_reader(reader, samples: list[Sample]) -> list[Result]:
     return results
 
 
+def without_class(samples: list[Sample], results: list[Result], class_id: int
+                  ) -> tuple[list[Sample], list[Result]]:
+    """The same photos with the labels of `class_id` and the detections read as it left out
+    (`--face-up-only`: finders that label face-down walls or not are then compared on the
+    tiles whose faces show; a face-down tile read as a face still counts as a wrong tile)."""
+    kept_samples = [replace(s, xyxy=s.xyxy[s.class_id != class_id],
+                            class_id=s.class_id[s.class_id != class_id]) for s in samples]
+    kept_results = []
+    for r in results:
+        keep = r.class_id != class_id
+        kept_results.append(replace(r, xyxy=r.xyxy[keep], class_id=r.class_id[keep],
+                                    confidence=r.confidence[keep],
+                                    tile_score=None if r.tile_score is None else r.tile_score[keep]))
+    return kept_samples, kept_results
+
+
 CONF_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6)
 
 
@@ -320,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margins", default="",
                         help="with --classifier: also read crops cut with these margins "
                              "(comma-separated, of the box size) and average")
+    parser.add_argument("--face-up-only", action="store_true",
+                        help="leave out labels and readings of face-down tiles (`back`)")
     parser.add_argument("--one-set", type=float, default=0.0,
                         help="with --classifier in reader mode: read the tiles of tile score "
                              "from this value together as one set (vision/copies.py); 0: off")
@@ -347,8 +365,12 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]
-        reports.append(report(f"synthetic scenes ({args.synth})", samples,
-                              run_reader(reader, samples), reader.names, args.conf))
+        results = run_reader(reader, samples)
+        if args.face_up_only:
+            samples, results = without_class(samples, results, reader.names.index("back"))
+        reports.append(report(f"synthetic scenes ({args.synth})"
+                              + (", face-up tiles only" if args.face_up_only else ""), samples,
+                              results, reader.names, args.conf))
     if args.camerash:
         samples = camerash_samples(args.camerash, args.boxes)
         reports.append(report("Camerash held-out real photos", samples,

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from datasets.evaluate import (Result, Sample, average_precision, box_iou, drop_unlabelled,
-                               f1, match_tiles, mean_average_precision, score_tiles)
+                               f1, match_tiles, mean_average_precision, score_tiles,
+                               without_class)
 
 BOX_A = [0, 0, 10, 10]
 BOX_B = [20, 0, 30, 10]
@@ -116,3 +117,15 @@ def test_the_operating_confidence_applies_to_the_tile_score_as_in_the_app():
     assert (score.tp, score.fp, score.fn) == (1, 0, 1)
     kept = drop_unlabelled(_sample([BOX_A], [0], partial=True), found)
     assert list(kept.tile_score) == [0.9]
+
+
+def test_face_up_only_leaves_out_face_down_labels_and_readings():
+    """A wall tile found and read `back` counts for nothing either way; a face-down tile read
+    as a face is still a wrong tile."""
+    back = 2
+    sample = _sample([BOX_A, BOX_B, [40, 0, 50, 10]], [0, back, back])
+    result = _result([BOX_A, BOX_B, [40, 0, 50, 10]], [0, back, 1], [0.9, 0.8, 0.7])
+    (kept_sample,), (kept_result,) = without_class([sample], [result], back)
+    assert kept_sample.class_id.tolist() == [0] and kept_result.class_id.tolist() == [0, 1]
+    counts = score_tiles([kept_sample], [kept_result], 0.5)
+    assert (counts.tp, counts.fp, counts.fn) == (1, 1, 0)
