@@ -219,3 +219,19 @@ def test_the_reader_reads_the_shown_tiles_as_one_set(tmp_path):
     assert together.codes == ["1f", "2f", "1f"]
     assert together.confidence[1] < alone.confidence[1]  # the moved tile shows as doubtful
     assert together.alt_class_id[1, 0] == 0  # ... and its own best reading is the first guess
+
+
+@pytest.mark.parametrize("score", [0.0, 0.3, 0.9])
+def test_a_finder_and_reader_read_a_photo_with_no_tile_a_doubtful_one_or_a_sure_one(tmp_path,
+                                                                                     score):
+    """Only a tile from the operating confidence is shown, and nothing fails on the way."""
+    raw = np.zeros((1, 5, 1), np.float32)
+    raw[0, :, 0] = [8.0, 28.8, 9.6, 12.8, score]
+    model = write_stub_model(tmp_path / "finder.onnx", raw, names=["tile"])
+    photo = tmp_path / "one.png"
+    Image.fromarray(photo_with_tiles()).save(photo)
+    classifier = CropClassifier(write_colour_classifier(tmp_path / "cls.onnx", margin=0.0,
+                                                        names=["5p", "6p", "back"]),
+                                mode="reader")
+    found = TileReader(model, refiner=classifier, conf=0.5).read(photo).detections
+    assert len(found) == (score >= 0.5)
