@@ -344,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
     args = parser.parse_args(argv)
+    from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import NMS_IOU, TileReader
     from vision.refine import CropClassifier, PassThrough
@@ -367,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         samples = synth_samples(args.synth)[: args.limit or None]
         results = run_reader(reader, samples)
         if args.face_up_only:
-            samples, results = without_class(samples, results, reader.names.index("back"))
+            samples, results = without_class(samples, results, reader.names.index(BACK))
         reports.append(report(f"synthetic scenes ({args.synth})"
                               + (", face-up tiles only" if args.face_up_only else ""), samples,
                               results, reader.names, args.conf))

@@ -77,10 +77,11 @@ def _cheapest_chain(logp, best, count, cap, source: int) -> list[tuple[int, int]
     for _ in range(n_classes - 1):
         through = dist[:, None] + edge
         via = through.argmin(axis=0)
-        shorter = through[via, np.arange(n_classes)] < dist - 1e-12
+        reached = through.min(axis=0)
+        shorter = reached < dist - 1e-12
         if not shorter.any():
             break
-        dist[shorter] = through[via, np.arange(n_classes)][shorter]
+        dist[shorter] = reached[shorter]
         previous[shorter] = via[shorter]
     room = np.flatnonzero((count < cap) & np.isfinite(dist))
     target = int(room[dist[room].argmin()])

@@ -44,8 +44,6 @@ NEXT_GUESSES = 2  # the reader's runners-up kept per tile, for the layout to try
 # The app reads each crop cut three ways (and each both ways up) and averages: on the
 # development scenes F1 0.778 -> 0.783 at 0.5, for about 30 ms more on a 20-tile photo.
 EXTRA_MARGINS = (0.03, 0.13)
-# The shown tiles (tile score from the operating confidence) are read together as one set
-# (vision/copies.py): on the development scenes F1 at 0.5 0.823 -> 0.824.
 
 
 class Refiner(Protocol):
@@ -151,11 +149,11 @@ class CropClassifier:
         if self.mode == "reader":
             best = (limit_copies(probs, self.names, detections.confidence >= self.one_set)
                     if self.one_set else probs.argmax(axis=1))
-            rows = np.arange(len(best))[:, None]
-            best_p = probs[rows[:, 0], best].astype(np.float32)
+            rows = np.arange(len(best))
+            best_p = probs[rows, best].astype(np.float32)
             others = np.where(np.arange(probs.shape[1]) == best[:, None], -1.0, probs)
             alt = np.argsort(-others, axis=1)[:, :NEXT_GUESSES]
-            alt_conf = detections.confidence[:, None] * probs[rows, alt]
+            alt_conf = detections.confidence[:, None] * probs[rows[:, None], alt]
             return Detections(detections.xyxy, best, detections.confidence * best_p, self.names,
                               alt, alt_conf, tile_score=detections.confidence)
         best = probs.argmax(axis=1)
@@ -183,6 +181,8 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
         return PassThrough()
     from vision.pipeline import operating_conf  # (pipeline imports this module)
 
+    # The shown tiles (tile score from the operating confidence) are read together as one set
+    # (vision/copies.py): on the development scenes F1 at 0.5 0.823 -> 0.824.
     classifier = CropClassifier(path, mode="reader", upside_down=True, margins=EXTRA_MARGINS,
                                 one_set=operating_conf())
     if names is not None and tuple(names) not in (tuple(classifier.names), TILE_FINDER_NAMES):
