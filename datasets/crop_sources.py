@@ -57,13 +57,15 @@ def _read_rgb(path: Path) -> np.ndarray:
     return load_photo(path).rgb
 
 
-def scene_patches(folder: Path, held_out_designs: bool = False, per_class: int = 0,
-                  seed: int = 0) -> Patches:
-    """Labelled tiles of synthetic scenes whose design is (or is not) held out; with
-    `per_class`, at most that many of each class (scenes taken in a seeded random order)."""
+def scene_patches(folders: Path | list[Path], held_out_designs: bool = False,
+                  per_class: int = 0, seed: int = 0) -> Patches:
+    """Labelled tiles of synthetic scenes (one folder or several) whose design is (or is
+    not) held out; with `per_class`, at most that many of each class (scenes taken in a
+    seeded random order)."""
     out = Patches()
     index = class_index()
-    truths = sorted((folder / "truth").glob("*.json"))
+    folders = [folders] if isinstance(folders, Path) else folders
+    truths = sorted(t for folder in folders for t in (folder / "truth").glob("*.json"))
     if per_class:
         truths = [truths[i] for i in np.random.default_rng(seed).permutation(len(truths))]
     counts = np.zeros(len(index), int)
@@ -74,7 +76,7 @@ def scene_patches(folder: Path, held_out_designs: bool = False, per_class: int =
                  and not (per_class and counts[index[t["label"]]] >= per_class)]
         if not tiles:
             continue
-        rgb = _read_rgb(folder / truth["image"])
+        rgb = _read_rgb(truth_path.parent.parent / truth["image"])
         for t in tiles:
             counts[index[t["label"]]] += 1
             out.add(rgb, t["box"], index[t["label"]], f"{truth_path.stem}/{t.get('design')}")

@@ -9,7 +9,8 @@ Crops of the 43 classes (42 faces + `back`) are made on the fly, one batch per s
 the seeded generator Generator([seed, step]) (so a resumed run sees the same data):
 - rendered from the art cache of the TRAINING designs only (datasets.designs.HELD_OUT is
   never loaded), plus `--bonus-sets` extra procedural bonus sets (datasets.crop_render);
-- cut from the synthetic training scenes of `--scenes` (tiles of held-out designs skipped);
+- cut from the synthetic training scenes of `--scenes`, one folder or several joined by
+  commas (tiles of held-out designs skipped);
 - with `--camerash`, cut from the Camerash photos of the sets that are NOT held out
   (datasets/camerash_boxes.py HELD_OUT_SETS), shrunk and degraded at random.
 Heavy augmentation, never mirrored: box jitter like a detector's, turns (0/180 common, 90 and
@@ -109,8 +110,9 @@ class CropSource:
         self.sources = {}
         if args.scenes:
             start = time.time()
-            patches = scene_patches(Path(args.scenes), held_out_designs=False,
-                                    per_class=args.scene_per_class, seed=args.seed)
+            patches = scene_patches([Path(f) for f in args.scenes.split(",")],
+                                    held_out_designs=False, per_class=args.scene_per_class,
+                                    seed=args.seed)
             self.sources["scenes"] = (patches, False)
             log(f"scene crops: {len(patches)} from {args.scenes} ({time.time() - start:.0f} s)")
         if args.camerash:
@@ -183,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, default=REPO / "cache" / "classifier_run")
     parser.add_argument("--resume", action="store_true", help="continue RUN/last.pt")
+    parser.add_argument("--new-data", action="store_true",
+                        help="with --resume: take the data options from this command line, "
+                        "not from the checkpoint (the weights and optimizer still continue)")
     parser.add_argument("--minutes", type=float, default=35.0, help="training time budget")
     parser.add_argument("--steps", type=int, default=0,
                         help="planned steps (default: from --minutes); with --resume, re-plans")
@@ -190,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=4e-3)
     parser.add_argument("--scenes", default=str(REPO / "cache" / "synth_train"),
-                        help="synthetic training scenes ('' for none)")
+                        help="synthetic training scene folders, comma-separated ('' for none)")
     parser.add_argument("--scene-per-class", type=int, default=400)
     parser.add_argument("--scene-share", type=float, default=0.35)
     parser.add_argument("--camerash", default="", help="Camerash folder: add the crops of the "
@@ -210,8 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     state = torch.load(ckpt_path, weights_only=False) if args.resume else None
     if state is not None:  # the data and plan of the run being resumed
         saved = state["args"]
-        for key in ("seed", "batch", "lr", "scenes", "scene_per_class", "scene_share",
-                    "camerash", "camerash_share", "bonus_sets", "bonus_weight"):
+        data = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
+                "bonus_sets", "bonus_weight")
+        for key in ("seed", "batch", "lr") + (() if args.new_data else data):
             setattr(args, key, saved[key])
         args.widths = saved.get("widths", NARROW)
     log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
