@@ -102,6 +102,7 @@ from datasets.classes import class_names
 from datasets.evaluate import box_iou
 from scoring.hand import MeldKind, parse_hand
 from vision.detector import DEFAULT_MODEL_PATH, Detections
+from vision.image import load_photo
 from vision.layout import read_layout
 
 HAND_GROUPS = ("concealed", "winning", "bonus")
@@ -298,12 +299,18 @@ def _facets(truth: dict) -> dict[str, str]:
                                         for t in truth["tiles"]) else "no"}
 
 
-def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) -> dict:
+def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
+             stacking: str = "default") -> dict:
+    """`stacking`: the stack classifier's path, "default" (the committed one, when there
+    is one) or "none"; it looks at the photo for the perfect detections too."""
+    from vision.stacking import StackReader, default_stack_reader
+    stacker = None if stacking == "none" else default_stack_reader() if stacking == "default" \
+        else StackReader(stacking)
     files = sorted((scenes / "truth").glob("*.json"))[:limit]
     reader = None
     if model:
         from vision.pipeline import TileReader
-        reader = TileReader(model)
+        reader = TileReader(model, stacking=stacker)
     levels = ("exact", "shown", "scoring", "hand", "complete")
     perfect = Counter()
     facets: dict[str, Counter] = {}
@@ -317,6 +324,9 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int) ->
             perfect["unreadable"] += 1
             continue
         det = truth_detections(truth)
+        if stacker is not None and len(det):
+            rgb = load_photo(scenes / truth["image"]).rgb
+            det = replace(det, on_top=stacker.on_top(rgb, det.xyxy, det.class_id))
         layout, wall, cpu = _timed(det)
         seconds.append(wall)
         cpu_seconds.append(cpu)
@@ -388,6 +398,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=Path, required=True, help="a datasets.synth output folder")
     ap.add_argument("--model", default=None, help="detector ONNX (default: models/detector.onnx if present; 'none': skip)")
+    ap.add_argument("--stacking", default="default", help="stack classifier ONNX (default: "
+                    "models/stack_classifier.onnx if present; 'none': boxes alone)")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--errors", type=int, default=20, help="how many wrong scenes to list")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
@@ -398,7 +410,7 @@ def main(argv=None) -> int:
     if not (a.scenes / "truth").is_dir():
         print(f"evaluate_layout: no truth/ folder in {a.scenes}", file=sys.stderr)
         return 2
-    report = evaluate(a.scenes, model, a.limit, a.errors)
+    report = evaluate(a.scenes, model, a.limit, a.errors, a.stacking)
     text = json.dumps(report, indent=1)
     print(text)
     if a.json:

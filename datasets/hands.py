@@ -123,7 +123,20 @@ def _random_set(rng: np.random.Generator, pool: _Pool, kind: str, suits: str) ->
     return None
 
 
-def _standard(rng: np.random.Generator) -> DrawnHand:
+@dataclass(frozen=True)
+class KongRates:
+    """How often kongs are drawn: a declared set is a kong when its draw passes
+    `declared_from`, and a melded kong (not promoted) is laid as three tiles with the fourth
+    on top `stacked` of the time. `MORE_KONGS` (`synth --more-kongs`) is the stack
+    classifier's data; the other draws stay the same, so the default scenes do not change."""
+    declared_from: float = 0.8
+    stacked: float = 0.2
+
+
+MORE_KONGS = KongRates(declared_from=0.65, stacked=0.6)
+
+
+def _standard(rng: np.random.Generator, kongs: KongRates = KongRates()) -> DrawnHand:
     while True:
         pool = _Pool()
         # A theme makes flushes and honour-heavy hands as common as they are at real tables.
@@ -137,7 +150,7 @@ def _standard(rng: np.random.Generator) -> DrawnHand:
             declared = i < n_declared
             r = rng.random()
             kind = "chow" if r < 0.5 else "pung"
-            if declared and r > 0.8:
+            if declared and r > kongs.declared_from:
                 kind = "concealed_kong" if rng.random() < 0.35 else "kong"
             tiles = _random_set(rng, pool, kind, suits)
             if tiles is None and kind == "chow":
@@ -217,10 +230,11 @@ SHAPE_WEIGHTS = {"standard": 0.86, "seven_pairs": 0.08, "thirteen_orphans": 0.02
                  "honours_knitted": 0.02, "knitted_straight": 0.02}
 
 
-def sample_hand(rng: np.random.Generator, *, bonus_rate: float = 1.0) -> DrawnHand:
+def sample_hand(rng: np.random.Generator, *, bonus_rate: float = 1.0,
+                kongs: KongRates = KongRates()) -> DrawnHand:
     """A complete hand plus 0-8 bonus tiles (bonus tiles are oversampled: they are the weak class)."""
     shape = str(rng.choice(list(SHAPE_WEIGHTS), p=list(SHAPE_WEIGHTS.values())))
-    hand = SHAPES[shape](rng)
+    hand = _standard(rng, kongs) if shape == "standard" else SHAPES[shape](rng)
     n_bonus = int(rng.choice(9, p=[0.22, 0.2, 0.18, 0.14, 0.1, 0.06, 0.05, 0.03, 0.02])) if rng.random() < bonus_rate else 0
     bonus = tuple(sorted_codes(str(c) for c in rng.choice(BONUS_CODES, n_bonus, replace=False)))
     return DrawnHand(hand.shape, hand.melds, hand.concealed, hand.winning, bonus)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .classes import BONUS_CODES, SUIT_CODES
-from .hands import DrawnHand, sort_key
+from .hands import DrawnHand, KongRates, sort_key
 from .render import Tile
 
 Z = np.array([0.0, 0.0, 1.0])
@@ -52,7 +52,8 @@ def _order_concealed(rng, hand: DrawnHand) -> list[str]:
     return [tiles[i] for i in rng.permutation(len(tiles))]
 
 
-def layout_hand(rng: np.random.Generator, hand: DrawnHand, dims, *, standing_ok: bool, p_flip: float, ff: float) -> list[Tile]:
+def layout_hand(rng: np.random.Generator, hand: DrawnHand, dims, *, standing_ok: bool, p_flip: float, ff: float,
+                stacked_kong: float = KongRates.stacked) -> list[Tile]:
     w, h, d = dims
     gap = lambda: w * rng.uniform(0.0, 0.08)  # noqa: E731
     jit = lambda s=1.0: rng.normal(0, w * 0.03 * s)  # noqa: E731
@@ -99,7 +100,7 @@ def layout_hand(rng: np.random.Generator, hand: DrawnHand, dims, *, standing_ok:
         mx, my0 = -rng.uniform(1.5, 5.0), 0.0
     placed_melds = []
     for i, m in enumerate(hand.melds):
-        tiles = _meld_tiles(rng, m, i, dims, p_flip, ff, mess)
+        tiles = _meld_tiles(rng, m, i, dims, p_flip, ff, mess, stacked_kong)
         width = max(t.center[0] + e for t, e in tiles) if tiles else 0
         placed_melds.append((tiles, width))
     if mode == "left":
@@ -130,7 +131,7 @@ def layout_hand(rng: np.random.Generator, hand: DrawnHand, dims, *, standing_ok:
     return out
 
 
-def _meld_tiles(rng, m, i, dims, p_flip, ff, mess):
+def _meld_tiles(rng, m, i, dims, p_flip, ff, mess, stacked_kong: float = KongRates.stacked):
     """Tiles of one declared set at local x >= 0, y from 0 (the near edge); with their half-extent in x."""
     w, h, d = dims
     grp = f"meld:{i}"
@@ -140,7 +141,7 @@ def _meld_tiles(rng, m, i, dims, p_flip, ff, mess):
         down = [{0, 3}, {1, 2}, {0, 1, 2, 3}][rng.choice(3, p=[0.6, 0.25, 0.15])]
     stack_on = None
     codes = list(m.tiles)
-    if m.kind == "kong" and (m.offer >= 5 or rng.random() < 0.2):
+    if m.kind == "kong" and (m.offer >= 5 or rng.random() < stacked_kong):
         stack_on = claimed if claimed is not None else 1  # the fourth tile lies on top
         codes = codes[:3]
     out, x = [], 0.0

@@ -12,7 +12,7 @@ from .art.atlas import list_designs, load_faces, load_meta
 from .camera import make_camera
 from .classes import TILE_CODES, class_index
 from .designs import HELD_OUT, sample_design
-from .hands import sample_hand
+from .hands import MORE_KONGS, KongRates, sample_hand
 from .layout import Occupancy, layout_distractors, layout_hand, remaining_pool
 from .photo import apply_shadows, blur_noise, jpeg_quality, lighting
 from .props import dice, draw_cup, draw_dice, draw_disc, draw_finger
@@ -46,12 +46,15 @@ def _rotation(quad: np.ndarray) -> float:
 
 
 def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280, root=None,
-               label_face_down: bool = False):
+               label_face_down: bool = False, more_kongs: bool = False):
     """Returns (RGB image, JPEG quality, truth dict, YOLO label lines). `label_face_down`:
     also label the face-down tiles of walls and other players' hands (`back`), which are
-    otherwise left out as belonging to no hand; the image is the same either way."""
+    otherwise left out as belonging to no hand; the image is the same either way.
+    `more_kongs`: kongs, and kongs with the fourth tile on top, drawn more often
+    (datasets.hands.MORE_KONGS)."""
     rng = np.random.default_rng([seed, index])
-    hand = sample_hand(rng)
+    kongs = MORE_KONGS if more_kongs else KongRates()
+    hand = sample_hand(rng, kongs=kongs)
     W, H = _size(rng, long_side)
     w = float(rng.uniform(2.4, 3.1))
     dims = (w, w / float(rng.uniform(0.70, 0.79)), w * float(rng.uniform(0.55, 0.85)))
@@ -60,7 +63,8 @@ def make_scene(seed: int, index: int, designs: list[str], long_side: int = 1280,
     elev = float(rng.choice([rng.uniform(72, 88), rng.uniform(45, 72), rng.uniform(22, 45)], p=[0.3, 0.45, 0.25]))
     p_flip = float(rng.choice([0.0, rng.uniform(0.05, 0.35)], p=[0.35, 0.65]))
     ff = float(rng.uniform(0.45, 0.7))
-    tiles = layout_hand(rng, hand, dims, standing_ok=side == "winner" and elev < 65, p_flip=p_flip, ff=ff)
+    tiles = layout_hand(rng, hand, dims, standing_ok=side == "winner" and elev < 65, p_flip=p_flip, ff=ff,
+                        stacked_kong=kongs.stacked)
 
     # Camera: frame the hand at a chosen size (whole hand, zoomed out, or a close-up).
     lo = np.min([t.center for t in tiles], 0) - dims[1]

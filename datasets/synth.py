@@ -27,8 +27,9 @@ from .scene import make_scene
 
 
 def write_scene(out: Path, seed: int, index: int, designs: list[str], size: int, root: str | None,
-                label_face_down: bool = False) -> int:
-    img, quality, truth, yolo = make_scene(seed, index, designs, size, root, label_face_down)
+                label_face_down: bool = False, more_kongs: bool = False) -> int:
+    img, quality, truth, yolo = make_scene(seed, index, designs, size, root, label_face_down,
+                                           more_kongs)
     stem = f"{index:06d}"
     truth["image"] = f"images/{stem}.jpg"
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -47,7 +48,8 @@ def _init_worker():
 
 
 def generate(out: Path, count: int, seed: int, designs_spec: str | None = None, size: int = 1280, workers: int = 1,
-             start: int = 0, root: str | None = None, label_face_down: bool = False) -> dict:
+             start: int = 0, root: str | None = None, label_face_down: bool = False,
+             more_kongs: bool = False) -> dict:
     designs = select(designs_spec, root)
     if not designs:
         raise SystemExit(f"no tile designs match {designs_spec!r} in {root or art_dir()}: run bash datasets/install_art.sh")
@@ -56,7 +58,8 @@ def generate(out: Path, count: int, seed: int, designs_spec: str | None = None, 
     names = class_names()
     (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n"
                                    + "".join(f"  {i}: {n}\n" for i, n in enumerate(names)))
-    jobs = [(out, seed, i, designs, size, root, label_face_down) for i in range(start, start + count)]
+    jobs = [(out, seed, i, designs, size, root, label_face_down, more_kongs)
+            for i in range(start, start + count)]
     t, cpu = time.perf_counter(), time.process_time()
     if workers > 1:
         # spawn, not fork: a forked child inherits OpenCV's thread pool in an unknown state.
@@ -84,9 +87,12 @@ def main(argv=None) -> int:
     ap.add_argument("--label-face-down", action="store_true",
                     help="also label face-down tiles of walls and other hands as `back` (the "
                          "tile finder's training data since session 6)")
+    ap.add_argument("--more-kongs", action="store_true",
+                    help="draw kongs, and kongs with the fourth tile on top, more often (the stack "
+                         "classifier's training data, datasets/train_stacking.py)")
     a = ap.parse_args(argv)
     print(json.dumps(generate(a.out, a.count, a.seed, a.designs, a.size, a.workers, a.start, a.art,
-                              a.label_face_down)))
+                              a.label_face_down, a.more_kongs)))
     return 0
 
 

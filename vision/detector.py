@@ -36,7 +36,10 @@ class Detections:
     `alt_confidence` (N, K), on the same scale as `confidence`, best first (the layout tries
     them when the tiles as read make no complete hand); both None otherwise. It also keeps
     the tile finder's own `tile_score` (N,): how sure it is that a tile is there at all,
-    before the reader's class probability (None: `confidence` says both).
+    before the reader's class probability (None: `confidence` says both), and the stack
+    classifier's `on_top` (N,): how likely each tile lies on top of another, a kong's fourth
+    tile (vision/stacking.py; NaN for a tile it did not judge, None: not measured at all; the
+    layout then judges by the boxes).
     """
 
     xyxy: np.ndarray
@@ -46,6 +49,7 @@ class Detections:
     alt_class_id: np.ndarray | None = None
     alt_confidence: np.ndarray | None = None
     tile_score: np.ndarray | None = None
+    on_top: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32)
@@ -89,12 +93,15 @@ class Detections:
             if alt_id.size and (alt_id.min() < 0 or alt_id.max() >= len(names)):
                 raise ValueError(f"Detections.alt_class_id: expected 0..{len(names) - 1}")
             arrays += [("alt_class_id", alt_id), ("alt_confidence", alt_conf)]
-        if self.tile_score is not None:
-            tile_score = np.asarray(self.tile_score, np.float32).reshape(-1)
-            if tile_score.shape != (n,) or (n and not (np.all(np.isfinite(tile_score))
-                                                      and 0 <= tile_score.min() <= tile_score.max() <= 1)):
-                raise ValueError(f"Detections.tile_score: expected {n} values in [0, 1]")
-            arrays.append(("tile_score", tile_score))
+        for field in ("tile_score", "on_top"):  # on_top may be NaN: not measured
+            if getattr(self, field) is None:
+                continue
+            values = np.asarray(getattr(self, field), np.float32).reshape(-1)
+            known = values[~np.isnan(values)] if field == "on_top" else values
+            if values.shape != (n,) or (len(known) and not (np.all(np.isfinite(known))
+                                                          and 0 <= known.min() <= known.max() <= 1)):
+                raise ValueError(f"Detections.{field}: expected {n} values in [0, 1]")
+            arrays.append((field, values))
         for field, value in arrays:
             value = value.copy()
             value.setflags(write=False)  # frozen means frozen, arrays included
@@ -121,7 +128,8 @@ class Detections:
 
         return replace(self, xyxy=self.xyxy[index], class_id=self.class_id[index],
                        confidence=self.confidence[index], alt_class_id=pick(self.alt_class_id),
-                       alt_confidence=pick(self.alt_confidence), tile_score=pick(self.tile_score))
+                       alt_confidence=pick(self.alt_confidence), tile_score=pick(self.tile_score),
+                       on_top=pick(self.on_top))
 
     def scaled(self, sx: float, sy: float) -> "Detections":
         """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""

@@ -62,6 +62,8 @@ class RowFrame:
                                            # (centre distance over tile size)
     owner: int = 0                         # +1: the player sits on the +v side, -1: on the -v
                                            # side, 0: not known yet (vision.layout learns it)
+    on_top: np.ndarray | None = None       # per detection: the stack classifier's probability
+                                           # that the tile lies on another (None: not measured)
 
 
 def centres(xyxy: np.ndarray) -> np.ndarray:

@@ -230,7 +230,8 @@ def _read(detections) -> TableLayout:
                 continue  # too few tiles for a hand (a kong on top hides one; bonus tiles don't count)
             base = geometry.row_angle(xyxy, index)
             for angle in (base, base + np.pi / 2):
-                frame = geometry.frame(xyxy, index, angle, codes=codes)
+                frame = replace(geometry.frame(xyxy, index, angle, codes=codes),
+                                on_top=detections.on_top)
                 frames.append(frame)
                 if playing >= MIN_HAND_TILES:
                     found.extend(_Candidate(r, frame) for r in grouping.search(frame, codes))

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
 from vision.refine import Refiner, default_refiner
+from vision.stacking import StackReader, default_stack_reader
 
 # The detector's tile score from which a tile is shown: the best F1 of the grid on the
 # synthetic development scenes (training designs, seed 9; models/README.md), never tuned on
@@ -62,8 +63,11 @@ class PhotoReading:
 class TileReader:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
                  refiner: Refiner | None = None, conf: float | None = None, iou: float = NMS_IOU,
-                 agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
+                 agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS,
+                 stacking: StackReader | None | str = "default") -> None:
         self.detector = Detector(model_path)
+        # "default" → the committed stack classifier when there is one (vision/stacking.py)
+        self.stacking = default_stack_reader() if stacking == "default" else stacking
         # None → the pipeline's default second stage (vision/refine.py records the decision)
         self.refiner = refiner if refiner is not None else default_refiner(names=self.detector.names)
         if self.detector.finds_only_tiles and getattr(self.refiner, "mode", None) != "reader":
@@ -90,6 +94,9 @@ class TileReader:
                                      tile_score=getattr(self.refiner, "tile_score", "class"),
                                      agnostic=self.agnostic)
         found = self.refiner.refine(photo.rgb, found)
+        if self.stacking is not None:
+            found = replace(found, on_top=self.stacking.on_top(photo.rgb, found.xyxy,
+                                                               found.class_id))
         sx, sy = photo.scale
         if (sx, sy) != (1.0, 1.0):
             found = found.scaled(sx, sy)

@@ -28,6 +28,9 @@ STACKED_NEAR = 0.08      # ... measured at its near edge, when the player's side
 DIAGONAL = 0.85          # a row this close to 45° (|cos| below) boxes tiles loosely: a lift
 DIAGONAL_MARGIN = 0.15   # must then be this much more (tile sizes) to read as a tile on top
 STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
+PIXEL_WEIGHT = 1.0        # lean per unit of the stack classifier's log-odds (vision.stacking)
+PIXEL_BIAS = -1.0         # its log-odds at which pung and kong are even
+LIFT_SHARE = 0.5          # the box lift's share of the lean beside the stack classifier
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,26 @@ def _claimed(tiles: tuple[int, ...], frame: RowFrame) -> tuple[int, float]:
     return c, float(1 / (1 + np.exp(-(fit(c) - none))))
 
 
+def _stack_lean(tiles: tuple[int, ...], frame: RowFrame, row: tuple[int, ...]
+                ) -> tuple[int, float]:
+    """Which of three like tiles would carry a fourth on top, and how much the photo leans
+    to that kong over a pung (-3..3). A tile whose hidden partner's box shows beside it is
+    plainly on top; else the lift of the boxes (`_lifted`), and where the stack classifier
+    has looked at the pixels (`frame.on_top`), its word, which sees what boxes cannot (two
+    bodies under one face) and so outweighs the lift."""
+    seen = [k for k, t in enumerate(tiles) if t in frame.stacked]
+    if seen:
+        return seen[0], 3.0
+    top, lift = _lifted(tiles, frame, row)
+    lean = float(np.clip(STACK_WEIGHT * (lift - STACKED), -3, 3))
+    if frame.on_top is None or np.isnan(frame.on_top[list(tiles)]).any():
+        return top, lean
+    p = np.clip(frame.on_top[list(tiles)], 1e-4, 1 - 1e-4)
+    k = int(np.argmax(p))
+    pixel = PIXEL_WEIGHT * (np.log(p[k] / (1 - p[k])) - PIXEL_BIAS)
+    return k, float(np.clip(LIFT_SHARE * lean + pixel, -3, 3))
+
+
 def meld_choices(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
                   row: tuple[int, ...] = ()) -> list[MeldChoice]:
     """The readings of three or four tiles as a declared set, best first: none, one, or for
@@ -179,9 +202,7 @@ def meld_choices(tiles: tuple[int, ...], codes: list[str], frame: RowFrame,
     plain = MeldChoice(kind, tiles, claimed, float(score))
     if kind != "pung":
         return [plain]
-    on_top = [k for k, t in enumerate(tiles) if t in frame.stacked]
-    top, lift = (on_top[0], np.inf) if on_top else _lifted(tiles, frame, row or tiles)
-    lean = float(np.clip(STACK_WEIGHT * (lift - STACKED), -3, 3))
+    top, lean = _stack_lean(tiles, frame, row or tiles)
     kong = MeldChoice("kong", tiles, top, float(score) + lean / 2, stacked=True)
     plain = MeldChoice(kind, tiles, claimed, float(score) - lean / 2)
     return [kong, plain] if lean > 0 else [plain, kong]

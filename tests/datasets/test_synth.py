@@ -15,7 +15,7 @@ import pytest
 from datasets.classes import TILE_CODES, class_names
 from datasets.designs import HELD_OUT, select
 from datasets.faces import available_fonts
-from datasets.hands import is_complete_counts, sample_hand
+from datasets.hands import MORE_KONGS, KongRates, is_complete_counts, sample_hand
 from datasets.synth import generate
 
 try:
@@ -108,6 +108,21 @@ def test_sampled_hands_are_complete(seed):
             assert _complete(h.notation), h.notation
         elif h.shape in ("standard", "seven_pairs", "thirteen_orphans"):
             assert is_complete_counts([x for m in h.melds for x in m.tiles[:3]] + list(h.concealed) + [h.winning])
+
+
+def test_more_kongs_draws_more_kongs_and_leaves_the_other_draws_alone():
+    """`--more-kongs` (the stack classifier's data) makes more kongs, complete hands still,
+    and the default draw is the one it always was (same seed, same hands)."""
+    def kongs(rates):
+        rng = np.random.default_rng(3)
+        hands = [sample_hand(rng, **rates) for _ in range(400)]
+        assert all(_complete(h.notation) for h in hands if decompositions is not None)
+        return [h.notation for h in hands], sum(m.kind == "kong" for h in hands for m in h.melds)
+
+    usual, n_usual = kongs({})
+    assert (usual, n_usual) == kongs({"kongs": KongRates()})
+    more, n_more = kongs({"kongs": MORE_KONGS})
+    assert n_more > 1.5 * n_usual
 
 
 @pytest.mark.parametrize("notation_case", [

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -366,5 +367,33 @@ STACK_ON_UPRIGHT = [  # (angle of the photo, lift in tile sizes, kong?)
 @pytest.mark.parametrize("angle,lift,kong", STACK_ON_UPRIGHT)
 def test_a_raised_upright_tile_of_a_pung(angle, lift, kong):
     layout = _middle_of_pung_raised("9p9p9p", angle, lift, by_size=True)
+    assert layout.notation is not None, layout.notes
+    assert ("9999p" in layout.notation) == kong, layout.notation
+
+
+# The stack classifier (vision.stacking) looks at the pixels: where it has, its word on which
+# tile of three lies on another outweighs the boxes' lift, which from a high camera is within
+# the spread of flat tiles. Probabilities for the three 9p tiles of the pung, left to right.
+STACK_CLASSIFIER = [  # (lift of the middle tile in tile sizes, on_top of the 9p tiles, kong?)
+    (0.0, None, False),               # not measured: the boxes decide
+    (0.0, (0.02, 0.97, 0.03), True),  # flat boxes, the pixels see two bodies under one face
+    (0.0, (0.02, 0.03, 0.95), True),  # ... under the end tile
+    (0.0, (0.02, 0.10, 0.03), False),
+    (0.2, (0.02, 0.02, 0.02), False),  # raised a little, the pixels see no second tile
+    (0.3, (0.02, 0.40, 0.03), True),   # raised plainly, the pixels unsure
+]
+
+
+@pytest.mark.parametrize("lift,on_top,kong", STACK_CLASSIFIER)
+def test_the_stack_classifier_outweighs_the_lift(lift, on_top, kong):
+    det = detections(["4p5p6p7s8s9sN N", "1m^2m3m 9p9p9p"])
+    nines = [i for i, c in enumerate(det.codes) if c == "9p"]
+    unit = float(np.sqrt(np.prod(det.xyxy[nines[1], 2:] - det.xyxy[nines[1], :2])))
+    det = _shift(det, nines[1], dy=-lift * unit)
+    if on_top is not None:
+        p = np.full(len(det), 0.01, np.float32)
+        p[nines] = on_top
+        det = replace(det, on_top=p)
+    layout = read_layout(det)
     assert layout.notation is not None, layout.notes
     assert ("9999p" in layout.notation) == kong, layout.notation

@@ -1,0 +1,95 @@
+"""vision.stacking: lines of three like tiles, the crop along them, and the committed stack
+classifier on scenes it never saw (drawn here with procedural designs, kongs often laid with
+a tile on top)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.stacking import DEFAULT_STACK_PATH, HEIGHT, WIDTH, StackReader, set_crop, three_alike
+
+needs_model = pytest.mark.skipif(not DEFAULT_STACK_PATH.is_file(),
+                                 reason="no committed stack classifier")
+
+
+def _row(codes: list[int], step: float = 32.0, angle_deg: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes of 30 x 40 tiles in a row turned by `angle_deg` (centres `step` apart)."""
+    a = np.radians(angle_deg)
+    centres = [(500 + k * step * np.cos(a), 400 + k * step * np.sin(a)) for k in range(len(codes))]
+    return np.array([[x - 15, y - 20, x + 15, y + 20] for x, y in centres], np.float32), np.array(codes)
+
+
+LINES = [  # (classes along a row, angle, the lines of three like tiles expected)
+    ([1, 1, 1], 0, [(0, 1, 2)]),
+    ([1, 1, 1], 90, [(0, 1, 2)]),
+    ([1, 1, 1], 33, [(0, 1, 2)]),
+    ([1, 2, 1], 0, []),                   # not alike
+    ([1, 1, 2, 1], 0, []),                # not touching
+    ([5, 1, 1, 1, 1], 0, [(1, 2, 3), (2, 3, 4)]),  # four alike: two lines, each once
+]
+
+
+@pytest.mark.parametrize("codes,angle,lines", LINES)
+def test_lines_of_three_like_tiles(codes, angle, lines):
+    xyxy, class_id = _row(codes, angle_deg=angle)
+    assert sorted(three_alike(xyxy, class_id)) == lines
+
+
+def test_three_alike_in_an_l_shape_is_no_line():
+    xyxy = np.array([[0, 0, 30, 40], [32, 0, 62, 40], [32, 42, 62, 82]], np.float32)
+    assert three_alike(xyxy, np.array([3, 3, 3])) == []
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180, 37])
+def test_the_crop_runs_along_the_line_at_any_angle(angle):
+    """A white middle tile between two grey ones shows in the middle of the crop, whichever
+    way the row runs through the photo; the crop is black beyond the photo."""
+    rgb = np.zeros((800, 1000, 3), np.uint8)
+    xyxy, _ = _row([1, 1, 1], angle_deg=angle)
+    for k, (x1, y1, x2, y2) in enumerate(xyxy.astype(int)):
+        rgb[y1 + 6:y2 - 6, x1 + 6:x2 - 6] = 255 if k == 1 else 120
+    crop = set_crop(rgb, xyxy)
+    assert crop.shape == (HEIGHT, WIDTH, 3)
+    assert crop[HEIGHT // 2, WIDTH // 2].min() == 255
+    assert crop[HEIGHT // 2, WIDTH // 2 - 32].max() == 120 == crop[HEIGHT // 2, WIDTH // 2 + 32].max()
+    assert set_crop(rgb, xyxy - 520)[:, :20].max() == 0  # the photo's corner: black beyond
+
+
+@needs_model
+def test_tiles_in_no_line_are_not_measured():
+    xyxy, class_id = _row([1, 1, 1, 2, 3])
+    p = StackReader().on_top(np.zeros((800, 1000, 3), np.uint8), xyxy, class_id)
+    assert np.isfinite(p[:3]).all() and np.isnan(p[3:]).all()
+    assert StackReader().on_top(np.zeros((9, 9, 3), np.uint8), np.zeros((0, 4)), np.zeros(0)).shape == (0,)
+
+
+@pytest.fixture(scope="module")
+def kong_scenes(art_root, tmp_path_factory) -> Path:
+    synth = pytest.importorskip("datasets.synth")
+    out = tmp_path_factory.mktemp("kong_scenes")
+    synth.generate(out, 100, seed=9101, designs_spec="proc_*", root=art_root, more_kongs=True)
+    return out
+
+
+@pytest.mark.slow
+@needs_model
+def test_the_committed_classifier_finds_tiles_lying_on_others(kong_scenes):
+    """On new scenes: most kongs laid as three are read with the right tile on top, and
+    nearly all pungs as no tile on top."""
+    from datasets.train_stacking import scene_lines
+    from vision.image import load_photo
+    reader = StackReader()
+    right, lines = {"top": 0, "three": 0}, {"top": 0, "three": 0}
+    for path in sorted((kong_scenes / "truth").glob("*.json")):
+        truth = json.loads(path.read_text())
+        rgb = load_photo(kong_scenes / truth["image"]).rgb
+        for line, label, kind in scene_lines(truth):
+            if kind in lines:
+                p = reader.probabilities(set_crop(rgb, np.array([t["box"] for t in line]))[None])[0]
+                lines[kind] += 1
+                right[kind] += int(p.argmax() == label)
+    assert lines["top"] >= 8 and lines["three"] >= 8, lines
+    assert right["top"] / lines["top"] >= 0.6 and right["three"] / lines["three"] >= 0.9, (right, lines)
