@@ -1,7 +1,11 @@
 """Measure the layout step (vision.layout) on synthetic scenes with JSON truth.
 
     python -m datasets.evaluate_layout --scenes cache/layout_eval [--model models/detector.onnx]
-        [--limit N] [--json cache/layout_eval.json] [--errors 20]
+        [--stacking models/stack_classifier.onnx|none] [--limit N] [--json cache/layout_eval.json]
+        [--errors 20]
+
+Both (a) and (b) below let the stack classifier (vision/stacking.py, when committed) look at
+the photo, as the app does, unless `--stacking none`.
 
 (a) Perfect detections: the labelled boxes of the truth (face-down tiles as `back`,
 distractors included) go through `read_layout`; this measures the grouping on its own.
