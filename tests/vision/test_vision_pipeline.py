@@ -84,6 +84,7 @@ def test_the_committed_models_find_every_tile_of_a_packed_grid(tmp_path, monkeyp
     if not DEFAULT_MODEL_PATH.is_file():
         pytest.skip("no committed model")
     monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER")  # the app's pair: finder and reader
+    monkeypatch.delenv("MAHJONG_LENS_STACKING")
     faces = [p for p in sorted(glob.glob(str(DEFAULT_MODEL_PATH.parents[1] / "app" / "static" / "*.png")))
              if Path(p).stem != "back"]
     pictures = [cv2.resize(cv2.imread(p), (48, 64), interpolation=cv2.INTER_AREA) for p in faces]
@@ -91,8 +92,15 @@ def test_the_committed_models_find_every_tile_of_a_packed_grid(tmp_path, monkeyp
     canvas = np.full((rows * 64 + 60, cols * 48 + 60, 3), (60, 110, 40), np.uint8)
     for k in range(rows * cols):
         r, c = divmod(k, cols)
-        canvas[30 + r * 64:94 + r * 64, 30 + c * 48:78 + c * 48] = pictures[k % len(pictures)]
+        face = 0 if k < 3 else k % len(pictures)  # the first three alike: a pung, flat
+        canvas[30 + r * 64:94 + r * 64, 30 + c * 48:78 + c * 48] = pictures[face]
     cv2.imwrite(str(tmp_path / "grid.png"), canvas)
-    found = np.asarray(TileReader().read(tmp_path / "grid.png").detections.xyxy)
+    reading = TileReader().read(tmp_path / "grid.png")
+    found = np.asarray(reading.detections.xyxy)
     cells = Counter(map(tuple, (((found[:, :2] + found[:, 2:]) / 2 - 30) // [48, 64]).astype(int)))
     assert len(cells) >= 0.97 * rows * cols and max(cells.values()) == 1
+    on_top = reading.detections.on_top  # the stack classifier judged the flat pung
+    if on_top is not None:
+        pung = [i for i, (x, y) in enumerate((found[:, :2] + found[:, 2:]) / 2)
+                if y < 94 and x < 30 + 3 * 48]
+        assert len(pung) == 3 and (on_top[pung] < 0.5).all(), on_top[pung]
