@@ -28,9 +28,13 @@ STACKED_NEAR = 0.08      # ... measured at its near edge, when the player's side
 DIAGONAL = 0.85          # a row this close to 45° (|cos| below) boxes tiles loosely: a lift
 DIAGONAL_MARGIN = 0.15   # must then be this much more (tile sizes) to read as a tile on top
 STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
-PIXEL_WEIGHT = 1.0        # lean per unit of the stack classifier's log-odds (vision.stacking)
-PIXEL_BIAS = -1.0         # its log-odds at which pung and kong are even
-LIFT_SHARE = 0.5          # the box lift's share of the lean beside the stack classifier
+# The stack classifier's word (vision.stacking): lean per unit of its log-odds, the log-odds
+# at which pung and kong are even (-1: a probability of 0.27), and the share of the box
+# lift's own lean kept beside it; chosen on perfect detections of the development seeds
+# 4242-4246 (models/README.md, stack classifier): hands right 1,273 -> 1,290 of 1,333.
+PIXEL_WEIGHT = 1.0
+PIXEL_BIAS = -1.0
+LIFT_SHARE = 0.5
 
 
 @dataclass(frozen=True)
