@@ -149,6 +149,19 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     rgb = found.photo.rgb
     h, w = rgb.shape[:2]
     tile_h = min(h, w) / 10
+    if reader.stacking is not None:  # the stack classifier: four pungs' worth of lines
+        boxes = np.array([[x, y, x + tile_h * 0.75, y + tile_h] for y in (0, 2 * tile_h)
+                          for k in range(6) for x in [k * tile_h * 0.8]], np.float32)
+        classes = np.repeat(np.arange(4), 3)
+        reader.stacking.on_top(rgb, boxes, classes)
+        seconds = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            reader.stacking.on_top(rgb, boxes, classes)
+            seconds.append(time.perf_counter() - start)
+        out["stack_4_lines_s"] = round(float(np.median(seconds)), 4)
+        print(f"stack classifier alone, 4 lines of three like tiles: median "
+              f"{np.median(seconds) * 1000:.1f} ms")
     for count in (20, 40):
         xs = np.linspace(0, w - tile_h, count)
         ys = np.linspace(0, h - tile_h, count)
