@@ -20,8 +20,8 @@ Decision (models/README.md): KEPT in "reader" mode, each crop cut three ways (ma
 then read together as one set (vision/copies.py: no fifth copy of a tile). The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
 classifier reads every class. On the held-out real Camerash photos the pair reads per-tile
-F1 0.966 (every tile found; the misses are misreads: flowers, seasons, white dragons), on
-held-out-design synthetic scenes 0.717 (operating confidence 0.5, picked on development
+F1 0.962 (every tile found; the misses are misreads: flowers, seasons, white dragons), on
+held-out-design synthetic scenes 0.723 (operating confidence 0.5, picked on development
 scenes of the training designs).
 """
 from __future__ import annotations
