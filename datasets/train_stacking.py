@@ -103,7 +103,7 @@ def collect(folders: list[Path], seed: int, check_every: int) -> dict[str, np.nd
 
 
 def build_net():
-    import torch.nn as nn
+    from torch import nn
 
     def block(cin: int, cout: int) -> nn.Sequential:
         return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=2, padding=1, bias=False),
@@ -137,7 +137,7 @@ def augment(rng: np.random.Generator, x: np.ndarray, y: np.ndarray) -> tuple[np.
 def report(p: np.ndarray, y: np.ndarray, kind: np.ndarray) -> dict:
     """Lines read wrong (the most probable of none / first / second / third), by kind."""
     wrong = p.argmax(axis=1) != y
-    out = {"lines": int(len(y)), "errors": int(wrong.sum())}
+    out = {"lines": len(y), "errors": int(wrong.sum())}
     for k, name in enumerate(KINDS):
         out[name] = f"{int((wrong & (kind == k)).sum())}/{int((kind == k).sum())}"
     return out

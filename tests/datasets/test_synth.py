@@ -121,7 +121,7 @@ def test_more_kongs_draws_more_kongs_and_leaves_the_other_draws_alone():
 
     usual, n_usual = kongs({})
     assert (usual, n_usual) == kongs({"kongs": KongRates()})
-    more, n_more = kongs({"kongs": MORE_KONGS})
+    _, n_more = kongs({"kongs": MORE_KONGS})
     assert n_more > 1.5 * n_usual
 
 

@@ -9,7 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.stacking import DEFAULT_STACK_PATH, HEIGHT, WIDTH, StackReader, set_crop, three_alike
+from vision.stacking import (
+    DEFAULT_STACK_PATH,
+    HEIGHT,
+    WIDTH,
+    StackReader,
+    set_crop,
+    three_alike,
+)
 
 needs_model = pytest.mark.skipif(not DEFAULT_STACK_PATH.is_file(),
                                  reason="no committed stack classifier")
