@@ -152,7 +152,7 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     if reader.stacking is not None:  # the stack classifier: four pungs' worth of lines
         boxes = np.array([[x, y, x + tile_h * 0.75, y + tile_h] for y in (0, 2 * tile_h)
                           for k in range(6) for x in [k * tile_h * 0.8]], np.float32)
-        classes = np.repeat(np.arange(4), 3)
+        classes = [code for code in ("1m", "2p", "3s", "4z") for _ in range(3)]
         reader.stacking.on_top(rgb, boxes, classes)
         seconds = []
         for _ in range(repeat):

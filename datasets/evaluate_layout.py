@@ -345,7 +345,7 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
         det = truth_detections(truth)
         if stacker is not None and len(det):
             rgb = load_photo(scenes / truth["image"]).rgb
-            det = replace(det, on_top=stacker.on_top(rgb, det.xyxy, det.class_id))
+            det = replace(det, on_top=stacker.on_top(rgb, det.xyxy, det.codes))
         layout, wall, cpu = _timed(det)
         seconds.append(wall)
         cpu_seconds.append(cpu)

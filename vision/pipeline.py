@@ -96,7 +96,7 @@ class TileReader:
         found = self.refiner.refine(photo.rgb, found)
         if self.stacking is not None:
             found = replace(found, on_top=self.stacking.on_top(photo.rgb, found.xyxy,
-                                                               found.class_id))
+                                                               found.codes))
         sx, sy = photo.scale
         if (sx, sy) != (1.0, 1.0):
             found = found.scaled(sx, sy)

@@ -10,7 +10,7 @@ synthetic scenes) looks at three like tiles in a line at once: `set_crop` turns 
 that the line runs across the crop, and the network says which of the three, if any, lies on
 another (softmax over none, first, second, third).
 
-`StackReader.on_top(rgb, xyxy, class_id)` finds every three like tiles in a line
+`StackReader.on_top(rgb, xyxy, codes)` finds every three like face-up tiles in a line
 (`three_alike`: where a pung or such a kong can be) and returns, per tile, the probability
 that it is the one on top; NaN for tiles in no such line (not measured). The pipeline stores
 it in `Detections.on_top` and the layout weighs it with the lift (vision.sets._stack_lean).
@@ -23,6 +23,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from scoring.tiles import BACK
 
 DEFAULT_STACK_PATH = Path(__file__).resolve().parent.parent / "models" / "stack_classifier.onnx"
 STACK_ENV = "MAHJONG_LENS_STACKING"  # another model path, or "none" to go without
@@ -55,16 +57,18 @@ def set_crop(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(rgb, m, (WIDTH, HEIGHT), flags=flags, borderMode=cv2.BORDER_CONSTANT)
 
 
-def three_alike(xyxy: np.ndarray, class_id: np.ndarray) -> list[tuple[int, int, int]]:
-    """Every three tiles of one class in a line, touching (a pung, or a kong shown as three),
-    as (end, middle, end) indices, each line once."""
+def three_alike(xyxy: np.ndarray, codes: list[str]) -> list[tuple[int, int, int]]:
+    """Every three tiles of one suit or honour in a line, touching (a pung, or a kong shown
+    as three), as (end, middle, end) indices, each line once. Face-down tiles (a wall is a
+    long line of them) and bonus tiles make no pung, so they are not looked at."""
     xyxy = np.asarray(xyxy, np.float64)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     size = tile_sizes(xyxy) if len(xyxy) else np.zeros(0)
     out = []
-    for cls in np.unique(class_id):
-        same = np.where(class_id == cls)[0]
-        if len(same) < 3:
+    codes = np.asarray(codes)
+    for code in sorted(set(codes.tolist())):
+        same = np.where(codes == code)[0]
+        if code == BACK or code.endswith("f") or len(same) < 3:
             continue
         for b in same:
             near = [a for a in same if a != b and np.hypot(*(centres[a] - centres[b]))
@@ -105,12 +109,12 @@ class StackReader:
         batch = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0
         return np.asarray(self.session.run(None, {self.input: batch})[0], np.float32)
 
-    def on_top(self, rgb: np.ndarray, xyxy: np.ndarray, class_id: np.ndarray) -> np.ndarray:
+    def on_top(self, rgb: np.ndarray, xyxy: np.ndarray, codes: list[str]) -> np.ndarray:
         """(N,) float32: per tile, the probability that it lies on top of another, the
         highest over the lines of three like tiles it is in; NaN in none."""
         xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
         out = np.full(len(xyxy), np.nan, np.float32)
-        lines = three_alike(xyxy, np.asarray(class_id))
+        lines = three_alike(xyxy, codes)
         if not lines:
             return out
         p = self.probabilities(np.stack([set_crop(rgb, xyxy[list(t)]) for t in lines]))
