@@ -108,6 +108,17 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
     return sets
 
 
+def _median_seconds(call, repeat: int) -> float:
+    """Median wall seconds of `call()` over `repeat` runs, after one to warm up."""
+    call()
+    seconds = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        seconds.append(time.perf_counter() - start)
+    return float(np.median(seconds))
+
+
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
     """Median seconds of the app's pipeline on `photo` (decode, detect, refine with this
     classifier read as the app reads it: three cuts, each both ways up), and of its parts:
@@ -143,39 +154,26 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
           f"{list(rgb.shape[:2])} of {out['pipeline']['full']}; detector on the decoded photo "
           f"{np.median(detect_s) * 1000:.0f} ms, of which the model's ONNX call "
           f"{np.median(model_s) * 1000:.0f} ms")
-    # The refine step alone for a hand's worth of tiles, whatever the detector finds: boxes
-    # of a tile's size (a tenth of the short side tall) spread over the decoded photo.
     from vision.detector import Detections
-    rgb = found.photo.rgb
     h, w = rgb.shape[:2]
     tile_h = min(h, w) / 10
     if reader.stacking is not None:  # the stack classifier: four pungs' worth of lines
-        boxes = np.array([[x, y, x + tile_h * 0.75, y + tile_h] for y in (0, 2 * tile_h)
-                          for k in range(6) for x in [k * tile_h * 0.8]], np.float32)
-        classes = [code for code in ("1m", "2p", "3s", "4z") for _ in range(3)]
-        reader.stacking.on_top(rgb, boxes, classes)
-        seconds = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            reader.stacking.on_top(rgb, boxes, classes)
-            seconds.append(time.perf_counter() - start)
-        out["stack_4_lines_s"] = round(float(np.median(seconds)), 4)
-        print(f"stack classifier alone, 4 lines of three like tiles: median "
-              f"{np.median(seconds) * 1000:.1f} ms")
+        boxes = np.array([[k * tile_h * 0.8, y, k * tile_h * 0.8 + tile_h * 0.75, y + tile_h]
+                          for y in (0, 2 * tile_h) for k in range(6)], np.float32)
+        codes = [code for code in ("1m", "2p", "3s", "4z") for _ in range(3)]
+        median = _median_seconds(lambda: reader.stacking.on_top(rgb, boxes, codes), repeat)
+        out["stack_4_lines_s"] = round(median, 4)
+        print(f"stack classifier alone, 4 lines of three like tiles: median {median * 1000:.1f} ms")
+    # The refine step alone for a hand's worth of tiles, whatever the detector finds: boxes
+    # of a tile's size (a tenth of the short side tall) spread over the decoded photo.
     for count in (20, 40):
         xs = np.linspace(0, w - tile_h, count)
         ys = np.linspace(0, h - tile_h, count)
         boxes = np.stack([xs, ys, xs + tile_h * 0.75, ys + tile_h], axis=1)
         dets = Detections(boxes, np.zeros(count, np.int64), np.full(count, 0.3), reader.names)
-        refiner.refine(rgb, dets)
-        seconds = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            refiner.refine(rgb, dets)
-            seconds.append(time.perf_counter() - start)
-        out[f"refine_{count}_tiles_s"] = round(float(np.median(seconds)), 4)
-        print(f"refine alone, {count} tiles of {tile_h:.0f} px: median "
-              f"{np.median(seconds) * 1000:.1f} ms")
+        median = _median_seconds(lambda dets=dets: refiner.refine(rgb, dets), repeat)
+        out[f"refine_{count}_tiles_s"] = round(median, 4)
+        print(f"refine alone, {count} tiles of {tile_h:.0f} px: median {median * 1000:.1f} ms")
     return out
 
 

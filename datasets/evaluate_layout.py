@@ -322,9 +322,8 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
              stacking: str = "default") -> dict:
     """`stacking`: the stack classifier's path, "default" (the committed one, when there
     is one) or "none"; it looks at the photo for the perfect detections too."""
-    from vision.stacking import StackReader, default_stack_reader
-    stacker = None if stacking == "none" else default_stack_reader() if stacking == "default" \
-        else StackReader(stacking)
+    from vision.stacking import stack_reader
+    stacker = stack_reader(stacking)
     files = sorted((scenes / "truth").glob("*.json"))[:limit]
     reader = None
     if model:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.tiles import BACK
 from vision.stacking import HEIGHT, WIDTH, set_crop
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,7 +64,7 @@ def scene_lines(truth: dict) -> list[tuple[list[dict], int, str]]:
                 under = np.mean(hidden[0]["quad"], axis=0)
                 top = int(np.argmin([np.hypot(*(_centre(t) - under)) for t in line]))
                 out.append((line, 1 + top, "top"))
-            elif len(tiles) == 3 and "back" not in codes:
+            elif len(tiles) == 3 and BACK not in codes:
                 out.append((line, 0, "three" if len(codes) == 1 else "set"))
         elif name == "concealed" and len(shown) >= 3:
             line = _in_line(shown)

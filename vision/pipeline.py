@@ -16,7 +16,7 @@ import numpy as np
 from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
 from vision.refine import Refiner, default_refiner
-from vision.stacking import StackReader, default_stack_reader
+from vision.stacking import StackReader, stack_reader
 
 # The detector's tile score from which a tile is shown: the best F1 of the grid on the
 # synthetic development scenes (training designs, seed 9; models/README.md), never tuned on
@@ -66,8 +66,8 @@ class TileReader:
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS,
                  stacking: StackReader | None | str = "default") -> None:
         self.detector = Detector(model_path)
-        # "default" → the committed stack classifier when there is one (vision/stacking.py)
-        self.stacking = default_stack_reader() if stacking == "default" else stacking
+        # a spec ("default": the committed stack classifier when there is one) or a reader
+        self.stacking = stack_reader(stacking) if isinstance(stacking, str) else stacking
         # None → the pipeline's default second stage (vision/refine.py records the decision)
         self.refiner = refiner if refiner is not None else default_refiner(names=self.detector.names)
         if self.detector.finds_only_tiles and getattr(self.refiner, "mode", None) != "reader":

@@ -124,15 +124,17 @@ class StackReader:
         return out
 
 
-def default_stack_reader() -> StackReader | None:
-    """The committed stack classifier, another one from $MAHJONG_LENS_STACKING, or None
-    (the layout then judges kongs by the boxes alone)."""
-    raw = os.environ.get(STACK_ENV, "")
-    if raw.lower() == "none":
+def stack_reader(spec: str = "default") -> StackReader | None:
+    """A stack classifier from a spec: "default" (the committed one, another one from
+    $MAHJONG_LENS_STACKING, or None when there is none: the layout then judges kongs by the
+    boxes alone), "none", or a model path."""
+    if spec == "default":
+        raw = os.environ.get(STACK_ENV, "")
+        if not raw:
+            return StackReader() if DEFAULT_STACK_PATH.is_file() else None
+        spec = raw
+    if spec.lower() == "none":
         return None
-    path = Path(raw) if raw else DEFAULT_STACK_PATH
-    if not path.is_file():
-        if raw:
-            raise FileNotFoundError(f"{STACK_ENV}={raw!r}: no such model")
-        return None
-    return StackReader(path)
+    if not Path(spec).is_file():
+        raise FileNotFoundError(f"stack classifier {spec!r}: no such model")
+    return StackReader(spec)
