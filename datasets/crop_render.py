@@ -13,6 +13,7 @@ number 1-4 as an Arabic or Chinese numeral, or none) with seeds far from the atl
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -33,6 +34,58 @@ BACKS = [(30, 110, 60), (20, 80, 45), (40, 90, 170), (230, 190, 60), (230, 120, 
 TABLES = [(25, 95, 55), (20, 70, 130), (120, 30, 35), (60, 60, 65), (140, 95, 60),
           (200, 170, 130), (235, 235, 230), (30, 30, 30), (90, 120, 90), (160, 60, 40)]
 BONUS_SEED0 = 10_000  # procedural bonus sets of the classifier: far from proc_s000..063
+BONUS_DEV_SEED0 = 60_000  # procedural bonus sets for development: beyond any training run's
+PAIRED_SHARE = 0.5  # procedural bonus sets laid out as most real sets are (see bonus_face)
+
+
+@dataclass(frozen=True)
+class BonusArrangement:
+    """Where one set puts a bonus tile's number and character (centres, as fractions of the
+    face) and its picture (x0, y0, x1, y1 fractions), and how it writes them."""
+    numeral: str          # "arabic", "chinese" or "none"
+    number_at: tuple[float, float]
+    char_at: tuple[float, float]
+    picture: tuple[float, float, float, float]
+    char_size: float      # fraction of the face height
+    number_size: float    # for Arabic numbers in a Latin font
+    brush_digits: bool    # Arabic numbers in the set's CJK font instead
+    number_ink: int       # index into (red, blue, black)
+    char_ink: int         # index into (red, blue, black, green)
+    paired: bool          # the real-set arrangement: number and character side by side on top
+
+
+def bonus_arrangement(seed: int, flower: bool) -> BonusArrangement:
+    """One arrangement per set, as real sets have (the flowers' and seasons' may mirror)."""
+    style = np.random.default_rng([7004, seed])
+    numeral = ["arabic", "arabic", "chinese", "none"][style.integers(4)]
+    corner = int(style.integers(4))  # where the number sits: TL, TR, BL, BR
+    char_size = float(style.uniform(0.13, 0.22))
+    number_size = float(style.uniform(0.11, 0.17)) if numeral == "arabic" else char_size
+    number_ink, char_ink = int(style.integers(3)), int(style.integers(4))
+    xs, ys = (0.2, 0.8), (0.13, 0.87)
+    nx, ny = xs[corner % 2], ys[corner // 2]
+    cx = xs[1 - corner % 2]
+    common = dict(numeral=numeral, char_size=char_size, number_size=number_size,
+                  number_ink=number_ink, char_ink=char_ink)
+    paired = np.random.default_rng([7006, seed])  # its own stream: sets without it stay as before
+    if paired.random() < PAIRED_SHARE and numeral != "none":
+        # the common real arrangement: character and number side by side along the top, the
+        # flowers' number on the right and (mostly) the seasons' mirrored to the left, so the
+        # side tells flower from season and the number which one
+        mirrored = paired.random() < 0.8
+        nx, cx = (0.72, 0.3) if flower or not mirrored else (0.28, 0.7)
+        y = float(paired.uniform(0.11, 0.17))
+        brush = numeral == "arabic" and paired.random() < 0.5
+        return BonusArrangement(number_at=(nx, y), char_at=(cx, y), picture=(.1, .27, .9, .95),
+                                brush_digits=brush, paired=True, **common)
+    if style.random() < 0.5:   # character in the other top/bottom corner
+        cy = ny
+        pic = (.1, .27 if ny < .5 else .06, .9, .94 if ny < .5 else .73)
+    else:                       # character (and number) down one side
+        cy = 0.5
+        pic = (.1 if cx > .5 else .3, .2, .7 if cx > .5 else .9, .92)
+    return BonusArrangement(number_at=(nx, ny), char_at=(cx, cy), picture=pic,
+                            brush_digits=False, paired=False, **common)
 
 
 def bonus_face(code: str, seed: int) -> np.ndarray:
@@ -45,33 +98,23 @@ def bonus_face(code: str, seed: int) -> np.ndarray:
     d = ImageDraw.Draw(ink)
     n = int(code[0])
     k, flower = (n - 1) % 4, n <= 4
+    a = bonus_arrangement(seed, flower)
     ch = (F.FLOWERS if flower else F.SEASONS)[k]
-    style = np.random.default_rng([7004, seed])  # one arrangement per set, as real sets have
-    numeral = ["arabic", "arabic", "chinese", "none"][style.integers(4)]
-    corner = int(style.integers(4))  # where the number sits: TL, TR, BL, BR
-    char_size = style.uniform(0.13, 0.22)
-    num = {"arabic": str(k + 1), "chinese": F.NUMERALS[k], "none": ""}[numeral]
-    fcn = F._font(*st["font"], int(H * char_size))
-    fnum = (F._font(st["latin"], 0, int(H * style.uniform(0.11, 0.17))) if numeral == "arabic"
-            else F._font(*st["font"], int(H * char_size)))
-    num_ink = [st["red"], st["blue"], st["black"]][style.integers(3)]
-    ch_ink = [st["red"], st["blue"], st["black"], st["green"]][style.integers(4)]
-    xs, ys = (0.2, 0.8), (0.13, 0.87)
-    nx, ny = xs[corner % 2], ys[corner // 2]
-    cx = xs[1 - corner % 2]
-    if style.random() < 0.5:   # character in the other top/bottom corner
-        cy = ny
-        pic = (W * .1, H * (.27 if ny < .5 else .06), W * .9, H * (.94 if ny < .5 else .73))
-    else:                       # character (and number) down one side
-        cy = 0.5
-        pic = (W * (.1 if cx > .5 else .3), H * .2, W * (.7 if cx > .5 else .9), H * .92)
+    num = {"arabic": str(k + 1), "chinese": F.NUMERALS[k], "none": ""}[a.numeral]
+    fcn = F._font(*st["font"], int(H * a.char_size))
+    fnum = (F._font(st["latin"], 0, int(H * a.number_size))
+            if a.numeral == "arabic" and not a.brush_digits
+            else F._font(*st["font"], int(H * a.char_size)))
     if num:
-        F._text(d, (W * nx, H * ny), num, fnum, num_ink)
-    F._text(d, (W * cx, H * cy), ch, fcn, ch_ink)
+        F._text(d, (W * a.number_at[0], H * a.number_at[1]), num, fnum,
+                [st["red"], st["blue"], st["black"]][a.number_ink])
+    F._text(d, (W * a.char_at[0], H * a.char_at[1]), ch, fcn,
+            [st["red"], st["blue"], st["black"], st["green"]][a.char_ink])
     kind = k if flower else int(rng.integers(5))
     if not flower and rng.random() < 0.5:
         kind = int(rng.integers(4))  # many sets paint flowers on the seasons too
-    F._picture(d, rng, kind, pic, st)
+    x0, y0, x1, y1 = a.picture
+    F._picture(d, rng, kind, (W * x0, H * y0, W * x1, H * y1), st)
     F._engrave(img, ink, st["engrave"])
     return np.asarray(img.resize((F.FACE_W, F.FACE_H), Image.LANCZOS))
 
@@ -79,7 +122,8 @@ def bonus_face(code: str, seed: int) -> np.ndarray:
 class FaceBank:
     """The faces of the chosen designs in memory at BANK_FACE, with each design's face colour."""
 
-    def __init__(self, designs: list[str], bonus_sets: int = 0, root=None) -> None:
+    def __init__(self, designs: list[str], bonus_sets: int = 0, root=None,
+                 bonus_seed0: int = BONUS_SEED0) -> None:
         self.designs, self.faces, self.bg, self.present, self.radius = [], [], [], [], []
         for name in designs:
             meta = load_meta(name, root)
@@ -91,8 +135,9 @@ class FaceBank:
             atlas = np.zeros((42, F.FACE_H, F.FACE_W, 3), np.uint8)
             present = np.zeros(42, bool)
             for i, code in enumerate(TILE_CODES[34:], start=34):
-                atlas[i], present[i] = bonus_face(code, BONUS_SEED0 + s), True
-            self._add(f"bonus_s{s:03d}", atlas, F.sample_style(BONUS_SEED0 + s)["bg"], present)
+                atlas[i], present[i] = bonus_face(code, bonus_seed0 + s), True
+            self._add(f"bonus_{bonus_seed0 + s}", atlas, F.sample_style(bonus_seed0 + s)["bg"],
+                      present)
         self.present = np.array(self.present)
 
     def _add(self, name, atlas, bg, present) -> None:

@@ -1,0 +1,55 @@
+"""The procedural bonus sets of the crop classifier: where each set writes number and character."""
+import pytest
+
+from datasets.crop_render import (
+    BONUS_DEV_SEED0,
+    BONUS_SEED0,
+    PAIRED_SHARE,
+    bonus_arrangement,
+)
+
+SEEDS = range(BONUS_SEED0, BONUS_SEED0 + 400)
+
+
+def _paired_seeds(mirrored: bool):
+    """Seeds whose sets take the real-set arrangement, with the seasons mirrored or not."""
+    for seed in SEEDS:
+        flower, season = bonus_arrangement(seed, True), bonus_arrangement(seed, False)
+        if flower.paired and (season.number_at[0] < season.char_at[0]) == mirrored:
+            yield seed, flower, season
+
+
+@pytest.mark.parametrize("mirrored, season_number_side", [(True, "left"), (False, "right")])
+def test_paired_sets_write_number_and_character_side_by_side_on_top(mirrored,
+                                                                    season_number_side):
+    found = list(_paired_seeds(mirrored))
+    assert found, "no set of this kind among 400 seeds"
+    for _seed, flower, season in found:
+        for a in (flower, season):
+            assert a.number_at[1] == a.char_at[1] < 0.2  # one line along the top
+            assert a.picture[1] > a.number_at[1]          # the picture below it
+        assert flower.number_at[0] > flower.char_at[0]    # flowers: number on the right
+        side = "left" if season.number_at[0] < season.char_at[0] else "right"
+        assert side == season_number_side
+
+
+def test_a_set_writes_its_flowers_and_seasons_in_one_style():
+    for seed in SEEDS:
+        flower, season = bonus_arrangement(seed, True), bonus_arrangement(seed, False)
+        assert flower.paired == season.paired
+        assert (flower.numeral, flower.char_size, flower.number_ink, flower.char_ink) == (
+            season.numeral, season.char_size, season.number_ink, season.char_ink)
+        if not flower.paired:
+            assert flower == season  # the other arrangements do not mirror
+
+
+def test_share_of_paired_sets_and_sets_without_numbers():
+    paired = [bonus_arrangement(seed, True).paired for seed in SEEDS]
+    without_number = [bonus_arrangement(seed, True).numeral == "none" for seed in SEEDS]
+    assert not any(p and n for p, n in zip(paired, without_number))  # a pair needs a number
+    expected = PAIRED_SHARE * (1 - 0.25)  # a quarter of the sets write no number
+    assert abs(sum(paired) / len(SEEDS) - expected) < 0.08
+
+
+def test_development_bonus_sets_lie_beyond_the_training_seeds():
+    assert BONUS_DEV_SEED0 - BONUS_SEED0 >= 10_000  # room for any --bonus-sets a run uses
