@@ -11,7 +11,10 @@ Test sets (every one is outside training):
 - `camerash-small`: the same boxes after shrinking the photo so that the tile is 28 pixels
   tall and saving it as JPEG quality 60 (a far tile of a phone photo);
 - `synth-scenes`: labelled tiles of the synthetic validation scenes (held-out designs);
-- `rendered`: `--rendered` crops per class drawn from the held-out designs' art.
+- `rendered`: `--rendered` crops per class drawn from the held-out designs' art;
+- `bonus-dev`: `--bonus-dev` procedural bonus sets drawn from seeds no training run draws
+  (datasets.crop_render.BONUS_DEV_SEED0), 12 crops of each of their 8 tiles: can the reader
+  read a flower or season set it has never seen? (For development: choices are made on it.)
 Reported: accuracy overall, on the 34 suit and honour tiles, on the 8 bonus tiles, per
 class, and the most common confusions.
 
@@ -105,6 +108,13 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
         labels = np.repeat(np.arange(len(class_names())), args.rendered)
         sets["rendered"] = ([rendered_crop(rng, bank, int(c), size, margin) for c in labels],
                             labels)
+    if args.bonus_dev:
+        from datasets.crop_render import BONUS_DEV_SEED0, FaceBank, rendered_crop
+        bank = FaceBank([], bonus_sets=args.bonus_dev, bonus_seed0=BONUS_DEV_SEED0)
+        rng = np.random.default_rng([args.seed, 4343])
+        labels = np.repeat(np.array(BONUS), 12 * args.bonus_dev)
+        sets["bonus-dev"] = ([rendered_crop(rng, bank, int(c), size, margin) for c in labels],
+                             labels)
     return sets
 
 
@@ -234,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
     parser.add_argument("--synth", type=Path, help="synthetic scenes of held-out designs")
     parser.add_argument("--rendered", type=int, default=0, help="rendered crops per class")
+    parser.add_argument("--bonus-dev", type=int, default=0,
+                        help="procedural bonus sets never trained on (development)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--timing", type=Path, help="a photo to time the pipeline on")

@@ -99,10 +99,12 @@ class CropSource:
 
     def __init__(self, args, log) -> None:
         from datasets.camerash_boxes import HELD_OUT_SETS
-        from datasets.crop_render import FaceBank
+        from datasets.crop_render import BONUS_DEV_SEED0, BONUS_SEED0, FaceBank
         from datasets.crop_sources import camerash_patches, scene_patches
         from datasets.designs import HELD_OUT, select
         designs = [d for d in select("train") if d not in HELD_OUT]
+        if BONUS_SEED0 + args.bonus_sets > BONUS_DEV_SEED0:
+            raise SystemExit("--bonus-sets would reach the development bonus sets' seeds")
         start = time.time()
         self.bank = FaceBank(designs, bonus_sets=args.bonus_sets)
         log(f"face bank: {len(designs)} training designs + {args.bonus_sets} bonus sets "
@@ -191,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=35.0, help="training time budget")
     parser.add_argument("--steps", type=int, default=0,
                         help="planned steps (default: from --minutes); with --resume, re-plans")
+    parser.add_argument("--warm-restart", type=float, default=0.0, metavar="LR",
+                        help="with --resume and --steps: a new cosine from this peak learning "
+                        "rate, starting at the resumed step (default: go on along the old one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=4e-3)
@@ -243,8 +248,12 @@ def main(argv: list[str] | None = None) -> int:
         step, total, elapsed = state["step"], state["total"], state["elapsed"]
         if args.steps:  # re-plan: the cosine now ends at the new total
             total = args.steps
+        cosine_start, peak = state.get("cosine_start", 0), state.get("peak", args.lr)
+        if args.warm_restart:
+            cosine_start, peak = step, args.warm_restart
     else:
         ema.load_state_dict(model.state_dict())
+        cosine_start, peak = 0, args.lr
     ema.eval()
     for p in ema.parameters():
         p.requires_grad_(False)
@@ -256,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     def save() -> None:
         torch.save({"model": model.state_dict(), "ema": ema.state_dict(),
                     "optimizer": optimizer.state_dict(), "step": step, "total": total,
-                    "elapsed": elapsed, "args": vars(args) | {"run": str(args.run)},
+                    "elapsed": elapsed, "cosine_start": cosine_start, "peak": peak,
+                    "args": vars(args) | {"run": str(args.run)},
                     "size": SIZE, "margin": MARGIN, "names": list(class_names())},
                    ckpt_path)
 
@@ -271,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         t1 = time.time()
         x, y = to_tensor(images), torch.from_numpy(labels)
         for group in optimizer.param_groups:
-            group["lr"] = lr_at(step, total or 10**9, args.lr)
+            group["lr"] = lr_at(step - cosine_start, (total or 10**9) - cosine_start, peak)
         logits = model(x)
         loss = criterion(logits, y)
         optimizer.zero_grad(set_to_none=True)
