@@ -65,8 +65,8 @@ def bonus_arrangement(seed: int, flower: bool) -> BonusArrangement:
     xs, ys = (0.2, 0.8), (0.13, 0.87)
     nx, ny = xs[corner % 2], ys[corner // 2]
     cx = xs[1 - corner % 2]
-    common = dict(numeral=numeral, char_size=char_size, number_size=number_size,
-                  number_ink=number_ink, char_ink=char_ink)
+    common = {"numeral": numeral, "char_size": char_size, "number_size": number_size,
+              "number_ink": number_ink, "char_ink": char_ink}
     paired = np.random.default_rng([7006, seed])  # its own stream: sets without it stay as before
     if paired.random() < PAIRED_SHARE and numeral != "none":
         # the common real arrangement: character and number side by side along the top, the
