@@ -119,11 +119,53 @@ def bonus_face(code: str, seed: int) -> np.ndarray:
     return np.asarray(img.resize((F.FACE_W, F.FACE_H), Image.LANCZOS))
 
 
+def white_dragon_face(seed: int) -> np.ndarray:
+    """A white dragon (5z) as real sets paint it: mostly a frame, in one or two lines of blue,
+    black, grey, green or red, with square or notched corners, sometimes a letter inside or
+    nothing at all (a blank tile)."""
+    st = F.sample_style(seed)
+    rng = np.random.default_rng([7007, seed])
+    W, H = F.FACE_W * F.S, F.FACE_H * F.S
+    img = Image.new("RGB", (W, H), st["bg"])
+    ink = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(ink)
+    colour = F._jit(rng, [F.BLUE, F.BLACK, (110, 110, 115), F.GREEN, F.RED][
+        rng.choice(5, p=[0.4, 0.3, 0.12, 0.09, 0.09])], 20)
+    kind = rng.choice(["frame", "frame", "frame", "blank", "letter"], p=[.3, .3, .25, .08, .07])
+    if kind != "blank":
+        mx, my = rng.uniform(0.12, 0.22), rng.uniform(0.1, 0.18)
+        lines = int(rng.integers(1, 3))
+        width = int(W * rng.uniform(0.025, 0.07))
+        notch = rng.random() < 0.45  # corners cut or decorated, as many framed whites have
+        for k in range(lines):
+            inset = k * rng.uniform(0.07, 0.11)
+            x0, y0, x1, y1 = W * (mx + inset), H * (my + inset * 0.8), W * (1 - mx - inset), \
+                H * (1 - my - inset * 0.8)
+            lw = width if k == 0 else max(2, width // 2)
+            if notch:
+                c = W * rng.uniform(0.05, 0.1)
+                d.line([(x0 + c, y0), (x1 - c, y0), (x1, y0 + c), (x1, y1 - c), (x1 - c, y1),
+                        (x0 + c, y1), (x0, y1 - c), (x0, y0 + c), (x0 + c, y0)], fill=colour,
+                       width=lw, joint="curve")
+            else:
+                d.rounded_rectangle([x0, y0, x1, y1], radius=W * rng.uniform(0, 0.06),
+                                    outline=colour, width=lw)
+        if kind == "letter":
+            letter = ["B", "白", "P", "W"][rng.integers(4)]
+            font = (F._font(*st["font"], int(H * 0.25)) if letter == "白"
+                    else F._font(st["latin"], 0, int(H * 0.22)))
+            F._text(d, (W / 2, H / 2), letter, font, [F.RED, F.BLUE, F.BLACK][rng.integers(3)])
+    F._engrave(img, ink, st["engrave"])
+    return np.asarray(img.resize((F.FACE_W, F.FACE_H), Image.LANCZOS))
+
+
 class FaceBank:
     """The faces of the chosen designs in memory at BANK_FACE, with each design's face colour."""
 
     def __init__(self, designs: list[str], bonus_sets: int = 0, root=None,
-                 bonus_seed0: int = BONUS_SEED0) -> None:
+                 bonus_seed0: int = BONUS_SEED0, white_sets: int = 0) -> None:
+        """`bonus_sets` procedural flower-and-season sets and `white_sets` procedural white
+        dragons (white_dragon_face) join the designs, of seeds from `bonus_seed0` on."""
         self.designs, self.faces, self.bg, self.present, self.radius = [], [], [], [], []
         for name in designs:
             meta = load_meta(name, root)
@@ -137,6 +179,13 @@ class FaceBank:
             for i, code in enumerate(TILE_CODES[34:], start=34):
                 atlas[i], present[i] = bonus_face(code, bonus_seed0 + s), True
             self._add(f"bonus_{bonus_seed0 + s}", atlas, F.sample_style(bonus_seed0 + s)["bg"],
+                      present)
+        white = TILE_CODES.index("5z")
+        for s in range(white_sets):
+            atlas = np.zeros((42, F.FACE_H, F.FACE_W, 3), np.uint8)
+            present = np.zeros(42, bool)
+            atlas[white], present[white] = white_dragon_face(bonus_seed0 + s), True
+            self._add(f"white_{bonus_seed0 + s}", atlas, F.sample_style(bonus_seed0 + s)["bg"],
                       present)
         self.present = np.array(self.present)
 

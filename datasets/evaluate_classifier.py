@@ -12,9 +12,10 @@ Test sets (every one is outside training):
   tall and saving it as JPEG quality 60 (a far tile of a phone photo);
 - `synth-scenes`: labelled tiles of the synthetic validation scenes (held-out designs);
 - `rendered`: `--rendered` crops per class drawn from the held-out designs' art;
-- `bonus-dev`: `--bonus-dev` procedural bonus sets drawn from seeds no training run draws
-  (datasets.crop_render.BONUS_DEV_SEED0), 12 crops of each of their 8 tiles: can the reader
-  read a flower or season set it has never seen? (For development: choices are made on it.)
+- `bonus-dev`: `--bonus-dev` procedural bonus sets and white dragons drawn from seeds no
+  training run draws (datasets.crop_render.BONUS_DEV_SEED0), 12 crops of each of their 9
+  tiles: can the reader read a flower, season or white dragon of a set it has never seen?
+  (For development: choices are made on it.)
 Reported: accuracy overall, on the 34 suit and honour tiles, on the 8 bonus tiles, per
 class, and the most common confusions.
 
@@ -110,9 +111,10 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
                             labels)
     if args.bonus_dev:
         from datasets.crop_render import BONUS_DEV_SEED0, FaceBank, rendered_crop
-        bank = FaceBank([], bonus_sets=args.bonus_dev, bonus_seed0=BONUS_DEV_SEED0)
+        bank = FaceBank([], bonus_sets=args.bonus_dev, bonus_seed0=BONUS_DEV_SEED0,
+                        white_sets=args.bonus_dev)
         rng = np.random.default_rng([args.seed, 4343])
-        labels = np.repeat(np.array(BONUS), 12 * args.bonus_dev)
+        labels = np.repeat(np.array([*BONUS, class_names().index("5z")]), 12 * args.bonus_dev)
         sets["bonus-dev"] = ([rendered_crop(rng, bank, int(c), size, margin) for c in labels],
                              labels)
     return sets

@@ -46,9 +46,10 @@ def export(ckpt_path: Path, out: Path) -> dict:
     proto = onnx.load(str(out))
     args = state["args"]
     data = [(f"rendered: training designs of the art cache + {args['bonus_sets']} procedural "
-             "bonus sets")]
+             f"bonus sets + {args.get('white_sets', 0)} procedural white dragons")]
     if args.get("scenes"):
-        data.append(f"synthetic training scenes ({Path(args['scenes']).name})")
+        folders = ", ".join(Path(f).name for f in str(args["scenes"]).split(","))
+        data.append(f"synthetic training scenes ({folders})")
     if args.get("camerash"):
         data.append("Camerash photos of the sets not held out")
     meta = {"names": str({i: n for i, n in enumerate(names)}), "imgsz": str([size, size]),

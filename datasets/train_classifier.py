@@ -103,11 +103,13 @@ class CropSource:
         from datasets.crop_sources import camerash_patches, scene_patches
         from datasets.designs import HELD_OUT, select
         designs = [d for d in select("train") if d not in HELD_OUT]
-        if BONUS_SEED0 + args.bonus_sets > BONUS_DEV_SEED0:
+        if BONUS_SEED0 + max(args.bonus_sets, args.white_sets) > BONUS_DEV_SEED0:
             raise SystemExit("--bonus-sets would reach the development bonus sets' seeds")
         start = time.time()
-        self.bank = FaceBank(designs, bonus_sets=args.bonus_sets)
-        log(f"face bank: {len(designs)} training designs + {args.bonus_sets} bonus sets "
+        self.bank = FaceBank(designs, bonus_sets=args.bonus_sets,
+                             white_sets=args.white_sets)
+        log(f"face bank: {len(designs)} training designs + {args.bonus_sets} bonus sets + "
+            f"{args.white_sets} white dragons "
             f"({time.time() - start:.0f} s); held out: {', '.join(HELD_OUT)}")
         self.sources = {}
         if args.scenes:
@@ -208,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camerash-share", type=float, default=0.12)
     parser.add_argument("--bonus-sets", type=int, default=48)
     parser.add_argument("--bonus-weight", type=float, default=2.5)
+    parser.add_argument("--white-sets", type=int, default=0,
+                        help="procedural white dragons (datasets.crop_render.white_dragon_face)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--widths", default=NARROW,
                         help="TileNet's four stage widths (stored in the checkpoint)")
@@ -221,9 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     if state is not None:  # the data and plan of the run being resumed
         saved = state["args"]
         data = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
-                "bonus_sets", "bonus_weight")
+                "bonus_sets", "bonus_weight", "white_sets")
         for key in ("seed", "batch", "lr") + (() if args.new_data else data):
-            setattr(args, key, saved[key])
+            setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)
     log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
 

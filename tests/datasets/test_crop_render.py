@@ -53,3 +53,15 @@ def test_share_of_paired_sets_and_sets_without_numbers():
 
 def test_development_bonus_sets_lie_beyond_the_training_seeds():
     assert BONUS_DEV_SEED0 - BONUS_SEED0 >= 10_000  # room for any --bonus-sets a run uses
+
+
+def test_the_extra_sets_hold_only_their_tiles():
+    from datasets.faces import available_fonts
+    if not available_fonts():
+        pytest.skip("no CJK font installed")
+    from datasets.classes import TILE_CODES
+    from datasets.crop_render import FaceBank
+    bank = FaceBank([], bonus_sets=2, white_sets=3, bonus_seed0=BONUS_DEV_SEED0)
+    held = [[TILE_CODES[i] for i in range(42) if present[i]] for present in bank.present]
+    assert held == [["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]] * 2 + [["5z"]] * 3
+    assert bank.designs[2:] == [f"white_{BONUS_DEV_SEED0 + s}" for s in range(3)]
