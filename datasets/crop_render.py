@@ -88,8 +88,9 @@ def bonus_arrangement(seed: int, flower: bool) -> BonusArrangement:
                             brush_digits=False, paired=False, **common)
 
 
-def bonus_face(code: str, seed: int) -> np.ndarray:
-    """A flower (1f-4f) or season (5f-8f) face in one of many real-set arrangements."""
+def bonus_face(code: str, seed: int, free_pictures: float = 0.0) -> np.ndarray:
+    """A flower (1f-4f) or season (5f-8f) face in one of many real-set arrangements; in a
+    share `free_pictures` of the sets the pictures are drawn at random."""
     st = F.sample_style(seed)
     rng = np.random.default_rng([7003, seed, TILE_CODES.index(code)])
     W, H = F.FACE_W * F.S, F.FACE_H * F.S
@@ -113,6 +114,10 @@ def bonus_face(code: str, seed: int) -> np.ndarray:
     kind = k if flower else int(rng.integers(5))
     if not flower and rng.random() < 0.5:
         kind = int(rng.integers(4))  # many sets paint flowers on the seasons too
+    if free_pictures and np.random.default_rng([7008, seed]).random() < free_pictures:
+        # sets whose pictures say nothing of the tile, so that a reader must read the
+        # character and number (real seasons show any flower, and some flowers other plants)
+        kind = int(np.random.default_rng([7009, seed, n]).integers(5))
     x0, y0, x1, y1 = a.picture
     F._picture(d, rng, kind, (W * x0, H * y0, W * x1, H * y1), st)
     F._engrave(img, ink, st["engrave"])
@@ -163,9 +168,11 @@ class FaceBank:
     """The faces of the chosen designs in memory at BANK_FACE, with each design's face colour."""
 
     def __init__(self, designs: list[str], bonus_sets: int = 0, root=None,
-                 bonus_seed0: int = BONUS_SEED0, white_sets: int = 0) -> None:
+                 bonus_seed0: int = BONUS_SEED0, white_sets: int = 0,
+                 free_pictures: float = 0.0) -> None:
         """`bonus_sets` procedural flower-and-season sets and `white_sets` procedural white
-        dragons (white_dragon_face) join the designs, of seeds from `bonus_seed0` on."""
+        dragons (white_dragon_face) join the designs, of seeds from `bonus_seed0` on
+        (`free_pictures`: see bonus_face)."""
         self.designs, self.faces, self.bg, self.present, self.radius = [], [], [], [], []
         for name in designs:
             meta = load_meta(name, root)
@@ -177,7 +184,7 @@ class FaceBank:
             atlas = np.zeros((42, F.FACE_H, F.FACE_W, 3), np.uint8)
             present = np.zeros(42, bool)
             for i, code in enumerate(TILE_CODES[34:], start=34):
-                atlas[i], present[i] = bonus_face(code, bonus_seed0 + s), True
+                atlas[i], present[i] = bonus_face(code, bonus_seed0 + s, free_pictures), True
             self._add(f"bonus_{bonus_seed0 + s}", atlas, F.sample_style(bonus_seed0 + s)["bg"],
                       present)
         white = TILE_CODES.index("5z")

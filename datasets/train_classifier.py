@@ -107,7 +107,7 @@ class CropSource:
             raise SystemExit("--bonus-sets would reach the development bonus sets' seeds")
         start = time.time()
         self.bank = FaceBank(designs, bonus_sets=args.bonus_sets,
-                             white_sets=args.white_sets)
+                             white_sets=args.white_sets, free_pictures=args.free_pictures)
         log(f"face bank: {len(designs)} training designs + {args.bonus_sets} bonus sets + "
             f"{args.white_sets} white dragons "
             f"({time.time() - start:.0f} s); held out: {', '.join(HELD_OUT)}")
@@ -210,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camerash-share", type=float, default=0.12)
     parser.add_argument("--bonus-sets", type=int, default=48)
     parser.add_argument("--bonus-weight", type=float, default=2.5)
+    parser.add_argument("--free-pictures", type=float, default=0.0,
+                        help="share of the procedural bonus sets whose pictures are random")
     parser.add_argument("--white-sets", type=int, default=0,
                         help="procedural white dragons (datasets.crop_render.white_dragon_face)")
     parser.add_argument("--threads", type=int, default=1)
@@ -225,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     if state is not None:  # the data and plan of the run being resumed
         saved = state["args"]
         data = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
-                "bonus_sets", "bonus_weight", "white_sets")
+                "bonus_sets", "bonus_weight", "white_sets", "free_pictures")
         for key in ("seed", "batch", "lr") + (() if args.new_data else data):
             setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)

@@ -65,3 +65,18 @@ def test_the_extra_sets_hold_only_their_tiles():
     held = [[TILE_CODES[i] for i in range(42) if present[i]] for present in bank.present]
     assert held == [["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]] * 2 + [["5z"]] * 3
     assert bank.designs[2:] == [f"white_{BONUS_DEV_SEED0 + s}" for s in range(3)]
+
+
+def test_free_pictures_change_the_picture_and_nothing_else():
+    from datasets.faces import available_fonts
+    if not available_fonts():
+        pytest.skip("no CJK font installed")
+    from datasets.crop_render import bonus_face
+    seed = next(s for s in SEEDS if bonus_arrangement(s, True).paired)
+    changed = 0
+    for code in ("1f", "2f", "3f", "4f"):
+        own, free = bonus_face(code, seed), bonus_face(code, seed, free_pictures=1.0)
+        band = int(own.shape[0] * 0.22)  # number and character along the top
+        assert (own[:band] == free[:band]).all()
+        changed += int((own != free).any())
+    assert changed >= 2  # a random picture is now and then the tile's own plant
