@@ -8,7 +8,9 @@
 Crops of the 43 classes (42 faces + `back`) are made on the fly, one batch per step, from
 the seeded generator Generator([seed, step]) (so a resumed run sees the same data):
 - rendered from the art cache of the TRAINING designs only (datasets.designs.HELD_OUT is
-  never loaded), plus `--bonus-sets` extra procedural bonus sets (datasets.crop_render);
+  never loaded), plus `--bonus-sets` extra procedural bonus sets and `--white-sets`
+  procedural white dragons (datasets.crop_render; `--free-pictures`: a share of the bonus
+  sets whose pictures say nothing of the tile);
 - cut from the synthetic training scenes of `--scenes`, one folder or several joined by
   commas (tiles of held-out designs skipped);
 - with `--camerash`, cut from the Camerash photos of the sets that are NOT held out
