@@ -180,21 +180,21 @@ class FaceBank:
             present = np.zeros(42, bool)
             present[[TILE_CODES.index(c) for c in meta["present"]]] = True
             self._add(name, atlas, meta.get("face_bg", (240, 236, 225)), present)
-        for s in range(bonus_sets):
-            atlas = np.zeros((42, F.FACE_H, F.FACE_W, 3), np.uint8)
-            present = np.zeros(42, bool)
-            for i, code in enumerate(TILE_CODES[34:], start=34):
-                atlas[i], present[i] = bonus_face(code, bonus_seed0 + s, free_pictures), True
-            self._add(f"bonus_{bonus_seed0 + s}", atlas, F.sample_style(bonus_seed0 + s)["bg"],
-                      present)
-        white = TILE_CODES.index("5z")
-        for s in range(white_sets):
-            atlas = np.zeros((42, F.FACE_H, F.FACE_W, 3), np.uint8)
-            present = np.zeros(42, bool)
-            atlas[white], present[white] = white_dragon_face(bonus_seed0 + s), True
-            self._add(f"white_{bonus_seed0 + s}", atlas, F.sample_style(bonus_seed0 + s)["bg"],
-                      present)
+        for seed in range(bonus_seed0, bonus_seed0 + bonus_sets):
+            self._add_procedural(f"bonus_{seed}", seed, {
+                code: bonus_face(code, seed, free_pictures) for code in TILE_CODES[34:]})
+        for seed in range(bonus_seed0, bonus_seed0 + white_sets):
+            self._add_procedural(f"white_{seed}", seed, {"5z": white_dragon_face(seed)})
         self.present = np.array(self.present)
+
+    def _add_procedural(self, name: str, seed: int, faces: dict[str, np.ndarray]) -> None:
+        """A design of only these faces (code -> face), on the face colour of style `seed`."""
+        atlas = np.zeros((42, F.FACE_H, F.FACE_W, 3), np.uint8)
+        present = np.zeros(42, bool)
+        for code, face in faces.items():
+            i = TILE_CODES.index(code)
+            atlas[i], present[i] = face, True
+        self._add(name, atlas, F.sample_style(seed)["bg"], present)
 
     def _add(self, name, atlas, bg, present) -> None:
         """Each face as its tile-top texture (RGBA: margin, round corners, bevel), drawn once

@@ -102,22 +102,26 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
         sets["synth-scenes"] = ([patches.crop(i, size, margin) for i in range(len(patches))],
                                 np.array(patches.labels))
     if args.rendered:
-        from datasets.crop_render import FaceBank, rendered_crop
+        from datasets.crop_render import FaceBank
         from datasets.designs import select
         bank = FaceBank(select("heldout"))
-        rng = np.random.default_rng([args.seed, 4242])
         labels = np.repeat(np.arange(len(class_names())), args.rendered)
-        sets["rendered"] = ([rendered_crop(rng, bank, int(c), size, margin) for c in labels],
-                            labels)
+        sets["rendered"] = _rendered(bank, labels, [args.seed, 4242], size, margin)
     if args.bonus_dev:
-        from datasets.crop_render import BONUS_DEV_SEED0, FaceBank, rendered_crop
+        from datasets.crop_render import BONUS_DEV_SEED0, FaceBank
         bank = FaceBank([], bonus_sets=args.bonus_dev, bonus_seed0=BONUS_DEV_SEED0,
                         white_sets=args.bonus_dev)
-        rng = np.random.default_rng([args.seed, 4343])
         labels = np.repeat(np.array([*BONUS, class_names().index("5z")]), 12 * args.bonus_dev)
-        sets["bonus-dev"] = ([rendered_crop(rng, bank, int(c), size, margin) for c in labels],
-                             labels)
+        sets["bonus-dev"] = _rendered(bank, labels, [args.seed, 4343], size, margin)
     return sets
+
+
+def _rendered(bank, labels: np.ndarray, seed: list[int], size: int, margin: float
+              ) -> tuple[list, np.ndarray]:
+    """One crop per label drawn from the designs of `bank`, as the classifier trains on them."""
+    from datasets.crop_render import rendered_crop
+    rng = np.random.default_rng(seed)
+    return [rendered_crop(rng, bank, int(c), size, margin) for c in labels], labels
 
 
 def _median_seconds(call, repeat: int) -> float:

@@ -36,14 +36,6 @@ def export(ckpt_path: Path, out: Path) -> dict:
     net.load_state_dict(state["ema"])
     model = Probabilities(net).eval()
     size = int(state["size"])
-    example = torch.rand(2, 3, size, size)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, (example,), str(out), input_names=["images"],
-                      output_names=["probabilities"], opset_version=OPSET,
-                      dynamic_axes={"images": {0: "batch"}, "probabilities": {0: "batch"}},
-                      dynamo=False)
-    import onnx
-    proto = onnx.load(str(out))
     args = state["args"]
     data = [(f"rendered: training designs of the art cache + {args['bonus_sets']} procedural "
              f"bonus sets + {args.get('white_sets', 0)} procedural white dragons")]
@@ -57,6 +49,22 @@ def export(ckpt_path: Path, out: Path) -> dict:
             "description": "mahjong-lens tile crop classifier (TileNet, datasets/train_classifier.py)",
             "seed": str(args["seed"]), "steps": str(state["step"]),
             "train_minutes": f"{state['elapsed'] / 60:.1f}", "data": "; ".join(data)}
+    write_onnx(model, torch.rand(2, 3, size, size), out, meta)
+    return meta
+
+
+def write_onnx(model: torch.nn.Module, example: torch.Tensor, out: Path, meta: dict) -> bool:
+    """`model` (images in 0..1 -> probabilities) as ONNX at `out`, batch dynamic, with the
+    metadata `meta`; checked under the 30 MB limit and, when onnxruntime is installed,
+    against torch on `example` (True when it was). The crop and stack classifiers are both
+    written this way."""
+    import onnx
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (example,), str(out), input_names=["images"],
+                      output_names=["probabilities"], opset_version=OPSET,
+                      dynamic_axes={"images": {0: "batch"}, "probabilities": {0: "batch"}},
+                      dynamo=False)
+    proto = onnx.load(str(out))
     onnx.helper.set_model_props(proto, meta)
     onnx.checker.check_model(proto)
     onnx.save(proto, str(out))
@@ -65,14 +73,15 @@ def export(ckpt_path: Path, out: Path) -> dict:
     try:
         import onnxruntime as ort
     except ImportError:
-        return meta
+        return False
     session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
     got = session.run(None, {"images": example.numpy()})[0]
+    model.eval()  # the exporter puts back the mode the model had
     with torch.no_grad():
         want = model(example).numpy()
     if not np.allclose(got, want, atol=1e-4):
         raise SystemExit(f"{out}: onnxruntime and torch disagree")
-    return meta
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:

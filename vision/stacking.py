@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import BACK
+from vision.geometry import centres as box_centres
 
 DEFAULT_STACK_PATH = Path(__file__).resolve().parent.parent / "models" / "stack_classifier.onnx"
 STACK_ENV = "MAHJONG_LENS_STACKING"  # another model path, or "none" to go without
@@ -42,7 +43,7 @@ def set_crop(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(HEIGHT, WIDTH, 3) uint8: three boxes in line order, the photo turned so that the line
     runs left to right through the middle of the crop, one scale both ways, black beyond."""
     boxes = np.asarray(boxes, np.float64)
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    centres = box_centres(boxes)
     size = float(tile_sizes(boxes).mean())
     direction = centres[-1] - centres[0]
     span = float(np.hypot(*direction))
@@ -62,7 +63,7 @@ def three_alike(xyxy: np.ndarray, codes: list[str]) -> list[tuple[int, int, int]
     as three), as (end, middle, end) indices, each line once. Face-down tiles (a wall is a
     long line of them) and bonus tiles make no pung, so they are not looked at."""
     xyxy = np.asarray(xyxy, np.float64)
-    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    centres = box_centres(xyxy)
     size = tile_sizes(xyxy) if len(xyxy) else np.zeros(0)
     out = []
     codes = np.asarray(codes)
@@ -73,11 +74,11 @@ def three_alike(xyxy: np.ndarray, codes: list[str]) -> list[tuple[int, int, int]
         for b in same:
             near = [a for a in same if a != b and np.hypot(*(centres[a] - centres[b]))
                     < NEAR * (size[a] + size[b]) / 2]
-            for i, a in enumerate(near):
+            for i, a in enumerate(near):  # `near` is in index order, so a < c: each line once
                 for c in near[i + 1:]:
                     u, v = centres[a] - centres[b], centres[c] - centres[b]
                     cos = float(u @ v / max(np.hypot(*u) * np.hypot(*v), 1e-9))
-                    if cos < -STRAIGHT and a < c:
+                    if cos < -STRAIGHT:
                         out.append((int(a), int(b), int(c)))
     return out
 
