@@ -19,8 +19,10 @@ Heavy augmentation, never mirrored: box jitter like a detector's, turns (0/180 c
 any angle less so), perspective, body and neighbours, light, colour cast, glare, blur, noise,
 JPEG, tiles down to 14 pixels. Bonus tiles are sampled 2.5 times as often as the others.
 
-The network (TileNet) is a compact CNN of depthwise-separable blocks for a 96 x 96 RGB input
-in 0..1 (it normalises inside), about 0.2 M parameters. The learning rate follows a cosine
+The network (TileNet) is a compact CNN of depthwise-separable blocks for a square RGB input
+in 0..1 (it normalises inside), about 0.2 M parameters: 96 x 96 by default, `--size` for
+another side (it pools globally, so a resumed run may change the size: bigger gives the
+small characters of flowers and seasons more pixels, and costs time per crop). The learning rate follows a cosine
 over the planned steps: `--steps`, or as many as `--minutes` allow at the speed of the first
 steps; the plan is stored in the checkpoint. An exponential moving average of the weights is
 what gets exported. The log is RUN/train.log; checkpoints RUN/last.pt (every 2 minutes).
@@ -67,7 +69,8 @@ def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    """96 -> 48 -> 24 -> 12 -> 6, depthwise-separable, global average pool, linear."""
+    """S -> S/2 -> S/4 -> S/8 -> S/16 (96 -> 6), depthwise-separable, global average pool,
+    linear."""
 
     def __init__(self, num_classes: int = NUM_CLASSES, widths=(24, 48, 96, 192)) -> None:
         super().__init__()
@@ -81,7 +84,7 @@ class TileNet(nn.Module):
                                   nn.Linear(d, num_classes))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Logits of RGB images in 0..1, shape (N, 3, 96, 96)."""
+        """Logits of RGB images in 0..1, shape (N, 3, S, S)."""
         return self.head(self.features((x - 0.5) * 4.0))
 
 
@@ -105,6 +108,7 @@ class CropSource:
         from datasets.crop_sources import camerash_patches, scene_patches
         from datasets.designs import HELD_OUT, select
         designs = [d for d in select("train") if d not in HELD_OUT]
+        self.size = args.size
         if BONUS_SEED0 + max(args.bonus_sets, args.white_sets) > BONUS_DEV_SEED0:
             raise SystemExit("--bonus-sets would reach the development bonus sets' seeds")
         start = time.time()
@@ -142,18 +146,19 @@ class CropSource:
     def batch(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
         from datasets.crop_render import rendered_crop
         from datasets.crop_sources import augmented_crop
-        images = np.empty((n, SIZE, SIZE, 3), np.uint8)
+        size = self.size
+        images = np.empty((n, size, size, 3), np.uint8)
         labels = rng.choice(NUM_CLASSES, size=n, p=self.class_p)
         kinds = rng.choice(len(self.mix), size=n, p=[p for _, p in self.mix])
         for i in range(n):
             name, c = self.mix[kinds[i]][0], int(labels[i])
             pool = self.by_class[name][c] if name != "render" else None
             if pool is None or len(pool) == 0:
-                images[i] = rendered_crop(rng, self.bank, c, SIZE, MARGIN)
+                images[i] = rendered_crop(rng, self.bank, c, size, MARGIN)
             else:
                 patches, clean = self.sources[name]
                 images[i] = augmented_crop(rng, patches, int(pool[rng.integers(len(pool))]),
-                                           SIZE, MARGIN, clean)
+                                           size, MARGIN, clean)
         return images, labels
 
 
@@ -161,14 +166,14 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255.0)
 
 
-def validation_set(seed: int) -> tuple[np.ndarray, np.ndarray]:
+def validation_set(seed: int, size: int = SIZE) -> tuple[np.ndarray, np.ndarray]:
     """Rendered crops of the HELD-OUT designs (6 of each class): a progress signal only."""
     from datasets.crop_render import FaceBank, rendered_crop
     from datasets.designs import select
     bank = FaceBank(select("heldout"))
     rng = np.random.default_rng([seed, 999])
     labels = np.repeat(np.arange(NUM_CLASSES), 6)
-    return np.stack([rendered_crop(rng, bank, int(c), SIZE, MARGIN) for c in labels]), labels
+    return np.stack([rendered_crop(rng, bank, int(c), size, MARGIN) for c in labels]), labels
 
 
 def accuracy(model: nn.Module, images: np.ndarray, labels: np.ndarray) -> float:
@@ -216,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the procedural bonus sets whose pictures are random")
     parser.add_argument("--white-sets", type=int, default=0,
                         help="procedural white dragons (datasets.crop_render.white_dragon_face)")
+    parser.add_argument("--size", type=int, default=0,
+                        help=f"input side in pixels (default: the resumed run's, else {SIZE}); "
+                        "TileNet pools globally, so a resumed run may change it")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--widths", default=NARROW,
                         help="TileNet's four stage widths (stored in the checkpoint)")
@@ -233,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("seed", "batch", "lr") + (() if args.new_data else data):
             setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)
+    args.size = args.size or (state.get("size", SIZE) if state is not None else SIZE)
     log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
 
     def log(line: str) -> None:
@@ -244,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{'resume' if state else 'start'}: {json.dumps({k: str(v) for k, v in vars(args).items()})}")
     torch.manual_seed(args.seed)
     source = CropSource(args, log)
-    val_images, val_labels = validation_set(args.seed)
+    val_images, val_labels = validation_set(args.seed, args.size)
     widths = parse_widths(args.widths)
     model, ema = TileNet(widths=widths), TileNet(widths=widths)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -267,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         p.requires_grad_(False)
     criterion = nn.CrossEntropyLoss(label_smoothing=0.1)
     log(f"TileNet {sum(p.numel() for p in model.parameters()) / 1e6:.3f} M parameters, "
-        f"widths {widths}, input {SIZE}, classes {len(class_names())}; step {step}, "
+        f"widths {widths}, input {args.size}, classes {len(class_names())}; step {step}, "
         f"planned {total or '?'}")
 
     def save() -> None:
@@ -275,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                     "optimizer": optimizer.state_dict(), "step": step, "total": total,
                     "elapsed": elapsed, "cosine_start": cosine_start, "peak": peak,
                     "args": vars(args) | {"run": str(args.run)},
-                    "size": SIZE, "margin": MARGIN, "names": list(class_names())},
+                    "size": args.size, "margin": MARGIN, "names": list(class_names())},
                    ckpt_path)
 
     session_start = time.time()
