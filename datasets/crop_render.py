@@ -27,7 +27,7 @@ from .classes import TILE_CODES
 from .render import Style, face_texture, plain_texture
 
 BACK_ID = 42
-BANK_FACE = (96, 128)  # (w, h) of faces kept in memory: enough for a 96-pixel crop
+BANK_FACE = (96, 128)  # (w, h) of faces kept in memory: enough for a 96-pixel crop (and a 128)
 BACKS = [(30, 110, 60), (20, 80, 45), (40, 90, 170), (230, 190, 60), (230, 120, 40),
          (190, 40, 50), (220, 130, 160), (110, 60, 150), (30, 30, 35), (40, 130, 130),
          (235, 230, 215)]
