@@ -24,8 +24,9 @@ in 0..1 (it normalises inside), about 0.2 M parameters: 96 x 96 by default, `--s
 another side (it pools globally, so a resumed run may change the size: bigger gives the
 small characters of flowers and seasons more pixels, and costs time per crop; session 9's
 128 px run is in models/README.md). The learning rate follows a cosine over the planned
-steps: `--steps`, or as many as `--minutes` allow at the speed of the first steps; the plan is stored in the checkpoint. An exponential moving average of the weights is
-what gets exported. The log is RUN/train.log; checkpoints RUN/last.pt (every 2 minutes).
+steps: `--steps`, or as many as `--minutes` allow at the speed of the first steps; the plan
+is stored in the checkpoint. An exponential moving average of the weights is what gets
+exported. The log is RUN/train.log; checkpoints RUN/last.pt (every 2 minutes).
 """
 from __future__ import annotations
 
