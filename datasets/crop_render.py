@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw
 
 from vision.refine import square_crop
 
@@ -93,10 +92,8 @@ def bonus_face(code: str, seed: int, free_pictures: float = 0.0) -> np.ndarray:
     share `free_pictures` of the sets the pictures are drawn at random."""
     st = F.sample_style(seed)
     rng = np.random.default_rng([7003, seed, TILE_CODES.index(code)])
-    W, H = F.FACE_W * F.S, F.FACE_H * F.S
-    img = Image.new("RGB", (W, H), st["bg"])
-    ink = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(ink)
+    img, ink, d = F.face_canvas(st)
+    W, H = img.size
     n = int(code[0])
     k, flower = (n - 1) % 4, n <= 4
     a = bonus_arrangement(seed, flower)
@@ -120,8 +117,7 @@ def bonus_face(code: str, seed: int, free_pictures: float = 0.0) -> np.ndarray:
         kind = int(np.random.default_rng([7009, seed, n]).integers(5))
     x0, y0, x1, y1 = a.picture
     F._picture(d, rng, kind, (W * x0, H * y0, W * x1, H * y1), st)
-    F._engrave(img, ink, st["engrave"])
-    return np.asarray(img.resize((F.FACE_W, F.FACE_H), Image.LANCZOS))
+    return F.finish_face(img, ink, st)
 
 
 def white_dragon_face(seed: int) -> np.ndarray:
@@ -130,10 +126,8 @@ def white_dragon_face(seed: int) -> np.ndarray:
     nothing at all (a blank tile)."""
     st = F.sample_style(seed)
     rng = np.random.default_rng([7007, seed])
-    W, H = F.FACE_W * F.S, F.FACE_H * F.S
-    img = Image.new("RGB", (W, H), st["bg"])
-    ink = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(ink)
+    img, ink, d = F.face_canvas(st)
+    W, H = img.size
     colour = F._jit(rng, [F.BLUE, F.BLACK, (110, 110, 115), F.GREEN, F.RED][
         rng.choice(5, p=[0.4, 0.3, 0.12, 0.09, 0.09])], 20)
     kind = rng.choice(["frame", "frame", "frame", "blank", "letter"], p=[.3, .3, .25, .08, .07])
@@ -160,8 +154,7 @@ def white_dragon_face(seed: int) -> np.ndarray:
             font = (F._font(*st["font"], int(H * 0.25)) if letter == "白"
                     else F._font(st["latin"], 0, int(H * 0.22)))
             F._text(d, (W / 2, H / 2), letter, font, [F.RED, F.BLUE, F.BLACK][rng.integers(3)])
-    F._engrave(img, ink, st["engrave"])
-    return np.asarray(img.resize((F.FACE_W, F.FACE_H), Image.LANCZOS))
+    return F.finish_face(img, ink, st)
 
 
 class FaceBank:

@@ -246,10 +246,8 @@ def _bird(d, box, st, rng):
 def draw_face(code: str, st: dict, rng: np.random.Generator | None = None) -> np.ndarray:
     """One face as an RGB uint8 array of FACE_H x FACE_W."""
     rng = rng if rng is not None else np.random.default_rng([7002, st["seed"], TILE_CODES.index(code)])
-    W, H = FACE_W * S, FACE_H * S
-    img = Image.new("RGB", (W, H), st["bg"])
-    ink = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(ink)
+    img, ink, d = face_canvas(st)
+    W, H = img.size
     path, idx = st["font"]
     n, s = int(code[0]), code[1]
     m = 0.1 * W
@@ -281,6 +279,19 @@ def draw_face(code: str, st: dict, rng: np.random.Generator | None = None) -> np
     if corner:  # Arabic digit or wind letter in the top-left corner
         label = str(n) if s in "mps" else "ESWN"[n - 1]
         _text(d, (W * 0.1, H * 0.08), label, _font(st["latin"], 0, int(H * 0.12)), st["corner_ink"], anchor="lt")
+    return finish_face(img, ink, st)
+
+
+def face_canvas(st: dict) -> tuple[Image.Image, Image.Image, ImageDraw.ImageDraw]:
+    """A blank face of style `st` at S times its size, its ink layer, and a pen on the ink
+    (every face, ours and crop_render's extra ones, is drawn this way)."""
+    img = Image.new("RGB", (FACE_W * S, FACE_H * S), st["bg"])
+    ink = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    return img, ink, ImageDraw.Draw(ink)
+
+
+def finish_face(img: Image.Image, ink: Image.Image, st: dict) -> np.ndarray:
+    """The ink engraved into the face, shrunk to FACE_H x FACE_W RGB uint8."""
     _engrave(img, ink, st["engrave"])
     return np.asarray(img.resize((FACE_W, FACE_H), Image.LANCZOS))
 
