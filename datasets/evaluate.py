@@ -343,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
                              "from this value together as one set (vision/copies.py); 0: off")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
+    parser.add_argument("--no-zoom", action="store_true",
+                        help="read each photo once, without the second look at small tiles "
+                             "(vision/zoom.py)")
     args = parser.parse_args(argv)
     from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
@@ -360,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                                  one_set=args.one_set)
     try:
         reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF,
-                            iou=NMS_IOU if args.iou is None else args.iou)
+                            iou=NMS_IOU if args.iou is None else args.iou, zoom=not args.no_zoom)
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
     reports = []
@@ -385,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "classifier_mode": getattr(refiner, "mode", "none"),
                                          "upside_down": getattr(refiner, "upside_down", False),
                                          "margins": list(getattr(refiner, "extra_margins", ())),
-                                         "nms_iou": reader.iou,
+                                         "nms_iou": reader.iou, "zoom": reader.zoom,
                                          "one_set": getattr(refiner, "one_set", 0.0),
                                          "reports": reports}, indent=1) + "\n")
     return 0

@@ -17,6 +17,7 @@ from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
 from vision.refine import Refiner, default_refiner
 from vision.stacking import StackReader, stack_reader
+from vision.zoom import detect_zoomed
 
 # The detector's tile score from which a tile is shown: the best F1 of the grid on the
 # synthetic development scenes (training designs, seed 9; models/README.md), never tuned on
@@ -64,8 +65,9 @@ class TileReader:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
                  refiner: Refiner | None = None, conf: float | None = None, iou: float = NMS_IOU,
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS,
-                 stacking: StackReader | None | str = "default") -> None:
+                 stacking: StackReader | None | str = "default", zoom: bool = True) -> None:
         self.detector = Detector(model_path)
+        self.zoom = zoom  # read the region of small tiles again (vision/zoom.py)
         # a spec ("default": the committed stack classifier when there is one) or a reader
         self.stacking = stack_reader(stacking) if isinstance(stacking, str) else stacking
         # None → the pipeline's default second stage (vision/refine.py records the decision)
@@ -90,9 +92,13 @@ class TileReader:
         photo = load_photo(source, max_pixels=self.max_pixels,
                            min_side=None if wanted is None
                            else max(min(self.detector.imgsz), wanted))
-        found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
-                                     tile_score=getattr(self.refiner, "tile_score", "class"),
-                                     agnostic=self.agnostic)
+        tile_score = getattr(self.refiner, "tile_score", "class")
+        if self.zoom:
+            found = detect_zoomed(self.detector, photo.rgb, conf=self.conf, iou=self.iou,
+                                  agnostic=self.agnostic, tile_score=tile_score)
+        else:
+            found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
+                                         tile_score=tile_score, agnostic=self.agnostic)
         found = self.refiner.refine(photo.rgb, found)
         if self.stacking is not None:
             found = replace(found, on_top=self.stacking.on_top(photo.rgb, found.xyxy,
