@@ -324,16 +324,17 @@ def _facets(truth: dict) -> dict[str, str]:
 
 
 def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
-             stacking: str = "default") -> dict:
+             stacking: str = "default", zoom: bool = True) -> dict:
     """`stacking`: the stack classifier's path, "default" (the committed one, when there
-    is one) or "none"; it looks at the photo for the perfect detections too."""
+    is one) or "none"; it looks at the photo for the perfect detections too. `zoom`: the
+    finder's second look at small tiles (vision/zoom.py)."""
     from vision.stacking import stack_reader
     stacker = stack_reader(stacking)
     files = sorted((scenes / "truth").glob("*.json"))[:limit]
     reader = None
     if model:
         from vision.pipeline import TileReader
-        reader = TileReader(model, stacking=stacker)
+        reader = TileReader(model, stacking=stacker, zoom=zoom)
     levels = ("exact", "shown", "scoring", "hand", "complete")
     perfect = Counter()
     facets: dict[str, Counter] = {}
@@ -426,6 +427,8 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--errors", type=int, default=20, help="how many wrong scenes to list")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
+    ap.add_argument("--no-zoom", action="store_true",
+                    help="the finder reads each photo once (no second look at small tiles)")
     a = ap.parse_args(argv)
     model = a.model if a.model not in (None, "none") else None
     if a.model is None and Path(DEFAULT_MODEL_PATH).is_file():
@@ -433,7 +436,7 @@ def main(argv=None) -> int:
     if not (a.scenes / "truth").is_dir():
         print(f"evaluate_layout: no truth/ folder in {a.scenes}", file=sys.stderr)
         return 2
-    report = evaluate(a.scenes, model, a.limit, a.errors, a.stacking)
+    report = evaluate(a.scenes, model, a.limit, a.errors, a.stacking, zoom=not a.no_zoom)
     text = json.dumps(report, indent=1)
     print(text)
     if a.json:
