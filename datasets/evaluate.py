@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detector import box_iou
+
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 IGNORE_IOU = 0.25
 MAP_CONF = 0.001
@@ -64,19 +66,6 @@ class Result:
         """The detections the app shows at operating confidence `conf`."""
         score = self.confidence if self.tile_score is None else self.tile_score
         return score >= conf
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU matrix (len(a), len(b)) of xyxy boxes."""
-    a = np.asarray(a, np.float64).reshape(-1, 4)
-    b = np.asarray(b, np.float64).reshape(-1, 4)
-    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
-    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    union = area_a[:, None] + area_b[None, :] - inter
-    return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
 
 def drop_unlabelled(sample: Sample, result: Result) -> Result:

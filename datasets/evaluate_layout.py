@@ -123,9 +123,8 @@ from pathlib import Path
 import numpy as np
 
 from datasets.classes import class_names
-from datasets.evaluate import box_iou
 from scoring.hand import MeldKind, parse_hand
-from vision.detector import DEFAULT_MODEL_PATH, Detections
+from vision.detector import DEFAULT_MODEL_PATH, Detections, box_iou
 from vision.image import load_photo
 from vision.layout import read_layout
 

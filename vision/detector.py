@@ -215,6 +215,19 @@ def decode_output(output: np.ndarray, num_classes: int, conf: float, tile_score:
                      f"got {output.shape}")
 
 
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU matrix (len(a), len(b)) of xyxy boxes."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
+    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+
+
 def nms(xyxy: np.ndarray, score: np.ndarray, class_id: np.ndarray, iou: float,
         agnostic: bool = False, max_det: int = MAX_DETECTIONS) -> np.ndarray:
     """Indices kept by `cv2.dnn.NMSBoxes`, best first.
