@@ -1,4 +1,5 @@
-"""Photo in, tiles out: decode, detect, refine, with the boxes in full-resolution pixels.
+"""Photo in, tiles out: decode, detect (a second look where the tiles are small,
+vision/zoom.py), refine, with the boxes in full-resolution pixels.
 
 `TileReader` holds the detector session and the refiner, so a batch of photos pays the
 model loading once. The JPEG is decoded at reduced scale, which is what keeps a 12 MP photo
