@@ -143,7 +143,6 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
     from vision.refine import EXTRA_MARGINS, CropClassifier
-    from vision.zoom import detect_zoomed
     out = {"photo": str(photo)}
     refiner = CropClassifier(model, mode="reader", upside_down=True, margins=EXTRA_MARGINS)
     reader = TileReader(detector or DEFAULT_MODEL_PATH, refiner=refiner)
@@ -156,7 +155,7 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     blob = det.prepare(rgb)[0]
     for _ in range(repeat):
         start = time.perf_counter()
-        detect_zoomed(det, rgb, conf=reader.conf, iou=reader.iou, tile_score=refiner.tile_score)
+        reader.find(rgb)
         detect_s.append(time.perf_counter() - start)
         start = time.perf_counter()
         det.session.run(None, {det.input_name: blob})

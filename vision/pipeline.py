@@ -86,6 +86,12 @@ class TileReader:
         """The classes the reader returns: the classifier's behind a tile finder."""
         return self.refiner.names if self.detector.finds_only_tiles else self.detector.names
 
+    def find(self, rgb: np.ndarray) -> Detections:
+        """The tiles the detector finds in a decoded photo, before the refiner reads them."""
+        detect = detect_zoomed if self.zoom else Detector.detect
+        return detect(self.detector, rgb, conf=self.conf, iou=self.iou, agnostic=self.agnostic,
+                      tile_score=getattr(self.refiner, "tile_score", "class"))
+
     def read(self, source) -> PhotoReading:
         """Read one photo (path or bytes); raises `ImageError` for a bad file."""
         start = time.perf_counter()
@@ -93,14 +99,7 @@ class TileReader:
         photo = load_photo(source, max_pixels=self.max_pixels,
                            min_side=None if wanted is None
                            else max(min(self.detector.imgsz), wanted))
-        tile_score = getattr(self.refiner, "tile_score", "class")
-        if self.zoom:
-            found = detect_zoomed(self.detector, photo.rgb, conf=self.conf, iou=self.iou,
-                                  agnostic=self.agnostic, tile_score=tile_score)
-        else:
-            found = self.detector.detect(photo.rgb, conf=self.conf, iou=self.iou,
-                                         tile_score=tile_score, agnostic=self.agnostic)
-        found = self.refiner.refine(photo.rgb, found)
+        found = self.refiner.refine(photo.rgb, self.find(photo.rgb))
         if self.stacking is not None:
             found = replace(found, on_top=self.stacking.on_top(photo.rgb, found.xyxy,
                                                                found.codes))
