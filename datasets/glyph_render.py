@@ -1,0 +1,227 @@
+"""Training windows for the glyph reader (vision/glyphs.py): the number and the character
+that flower and season tiles print beside their picture.
+
+The crop classifier reads a bonus tile as a whole and learns the pictures, which every set
+paints its own way; the number (1-4, Arabic or Chinese) and the character 梅蘭菊竹 / 春夏秋冬
+are printed in fonts much like the ones on this machine. So the glyph reader learns only
+glyphs: a 24 x 24 window of the tile's ink map (vision.glyphs.ink_map) either holds one
+glyph, centred and 0.45-0.9 of the window high, or it is "other" (pictures, other
+characters, glyphs cut off or of the wrong size, a blank face, the tile's edge).
+
+A window is drawn at 48 x 48 and shrunk to 24, through a random lower resolution first,
+as a small tile in a photo is. Glyphs come from the CJK fonts of datasets.faces (which also
+write the digits, as brush-written sets do) and from Latin fonts for the Arabic digits;
+clutter comes from procedural pictures (faces._picture) and from the dots and bamboo faces of
+the training designs, never from a held-out design (datasets.designs.HELD_OUT).
+"""
+from __future__ import annotations
+
+import glob
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.glyphs import ink_map
+
+from . import faces as F
+from .art.atlas import load_faces, load_meta
+from .classes import TILE_CODES
+from .designs import select
+
+GLYPHS = ("1", "2", "3", "4", "一", "二", "三", "四", "梅", "蘭", "菊", "竹", "春", "夏", "秋", "冬")
+OTHER = len(GLYPHS)  # the class of every window that is not one centred glyph
+NAMES = GLYPHS + ("other",)
+VARIANTS = {"蘭": "兰"}  # simplified forms some sets print, read as the same glyph
+# characters that sit on tiles but are not the bonus glyphs: the window must call them other
+DISTRACTORS = "五六七八九萬万東南西北中發白筒索條花季" + "56789ABCDEFabcdef"
+WINDOW, CANVAS = 24, 48
+LATIN_GLOBS = ("/usr/share/fonts/truetype/dejavu/DejaVu*.ttf",
+               "/usr/share/fonts/truetype/liberation/Liberation*.ttf",
+               "/usr/share/fonts/opentype/urw-base35/*.otf")
+POSITIVE_SHARE = 0.6
+GLYPH_SPAN = (0.45, 0.9)  # glyph height / window height of a positive window
+
+
+# More CJK fonts for the glyphs than the procedural designs use (datasets.faces), where they
+# are installed (apt-get install fonts-arphic-uming fonts-arphic-bkai00mp fonts-arphic-bsmi00lp
+# fonts-wqy-zenhei fonts-wqy-microhei fonts-cwtex-ming fonts-cwtex-heib fonts-cwtex-yen
+# fonts-cwtex-fs fonts-hanazono fonts-ipafont-mincho fonts-ipafont-gothic fonts-noto-cjk-extra):
+# real sets print in many hands, from Ming to brush script.
+EXTRA_CJK = (("/usr/share/fonts/truetype/arphic/uming.ttc", 0),
+             ("/usr/share/fonts/truetype/arphic-bkai00mp/bkai00mp.ttf", 0),
+             ("/usr/share/fonts/truetype/arphic-bsmi00lp/bsmi00lp.ttf", 0),
+             ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
+             ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+             ("/usr/share/fonts/truetype/cwtex/cwming.ttf", 0),
+             ("/usr/share/fonts/truetype/cwtex/cwheib.ttf", 0),
+             ("/usr/share/fonts/truetype/cwtex/cwyen.ttf", 0),
+             ("/usr/share/fonts/truetype/cwtex/cwfs.ttf", 0),
+             ("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf", 0),
+             ("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf", 0),
+             ("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf", 0),
+             *((f"/usr/share/fonts/opentype/noto/Noto{k}CJK-{w}.ttc", 2)
+               for k, w in (("Sans", "Black"), ("Sans", "Light"), ("Sans", "Medium"),
+                            ("Serif", "Black"), ("Serif", "Light"), ("Serif", "SemiBold"))))
+
+
+def cjk_fonts(extra: bool = False) -> list[tuple[str, int]]:
+    """The CJK fonts of the procedural designs; with `extra`, those of EXTRA_CJK installed."""
+    more = [f for f in EXTRA_CJK if Path(f[0]).exists()] if extra else []
+    return F.available_fonts() + more
+
+
+def latin_fonts() -> list[str]:
+    paths = sorted(p for g in LATIN_GLOBS for p in glob.glob(g)
+                   if "Symbol" not in p and "Z003" not in p and "D050000L" not in p
+                   and "Math" not in p and "Mono" not in p)
+    return paths
+
+
+@cache
+def glyph_mask(text: str, font: tuple[str, int]) -> np.ndarray:
+    """The glyph's ink (float32 0..1), cropped to its bounding box, about 64 px high."""
+    face = ImageFont.truetype(font[0], 64, index=font[1])
+    img = Image.new("L", (128, 128), 0)
+    ImageDraw.Draw(img).text((64, 64), text, font=face, fill=255, anchor="mm")
+    a = np.asarray(img, np.float32) / 255.0
+    ys, xs = np.nonzero(a > 0.1)
+    if len(ys) == 0:
+        return np.zeros((1, 1), np.float32)
+    return a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+@cache
+def fonts_for(text: str, extra: bool = False) -> list[tuple[str, int]]:
+    """The fonts that have `text` (a font without it draws its empty-box glyph)."""
+    latin = [(p, 0) for p in latin_fonts()] if text.isascii() else []
+    return [f for f in cjk_fonts(extra) + latin if _has(f, text)]
+
+
+def _has(font: tuple[str, int], text: str) -> bool:
+    mask = glyph_mask(text, font)
+    missing = glyph_mask("\uffff", font)  # a code point no font draws: the empty box
+    return mask.sum() > 0 and not (mask.shape == missing.shape and np.allclose(mask, missing))
+
+
+class ClutterBank:
+    """Ink maps (1 = face, lower = ink) of pictures and of dots and bamboo faces: what lies
+    around and under the glyphs on a tile, and what a window must not call a glyph; and
+    which fonts the glyphs are drawn in (`extra_fonts`: EXTRA_CJK too)."""
+
+    def __init__(self, pictures: int = 300, designs: int = 40, seed: int = 0,
+                 extra_fonts: bool = False) -> None:
+        self.extra_fonts = extra_fonts
+        rng = np.random.default_rng([8101, seed])
+        self.maps: list[np.ndarray] = []
+        for i in range(pictures):
+            st = F.sample_style(20_000 + seed * 10_000 + i)  # seeds no bonus set of the reader uses
+            img, ink, d = F.face_canvas(st)
+            W, H = img.size
+            F._picture(d, rng, int(rng.integers(5)), (W * .08, H * .08, W * .92, H * .92), st)
+            self.maps.append(ink_map(F.finish_face(img, ink, st)))
+        suits = [i for i, c in enumerate(TILE_CODES) if c[1] in "ps"]
+        names = [n for n in select("train") if not n.startswith("proc_")]
+        for name in rng.permutation(names)[:designs]:
+            faces = load_faces(name)
+            present = set(load_meta(name)["present"])
+            for i in rng.choice(suits, 3, replace=False):
+                if TILE_CODES[i] in present:
+                    self.maps.append(ink_map(np.asarray(faces[i])))
+
+    def patch(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """A random (size, size) part of a random map, seen at a random scale."""
+        m = self.maps[rng.integers(len(self.maps))]
+        h, w = m.shape
+        side = int(min(h, w) * rng.uniform(0.15, 0.45))
+        y, x = rng.integers(0, h - side + 1), rng.integers(0, w - side + 1)
+        return cv2.resize(m[y:y + side, x:x + side], (size, size), interpolation=cv2.INTER_AREA)
+
+
+def _place(canvas: np.ndarray, mask: np.ndarray, height: float, centre, angle: float,
+           strength: float) -> None:
+    """Darken `canvas` by the glyph `mask` scaled to `height`, turned, centred at `centre`."""
+    scale = height / mask.shape[0]
+    if mask.shape[1] * scale > CANVAS * 0.95:
+        scale = CANVAS * 0.95 / mask.shape[1]
+    m = cv2.getRotationMatrix2D((mask.shape[1] / 2, mask.shape[0] / 2), angle, scale)
+    m[:, 2] += np.array(centre) - np.array([mask.shape[1] / 2, mask.shape[0] / 2])
+    ink = cv2.warpAffine(mask, m, (CANVAS, CANVAS), flags=cv2.INTER_LINEAR)
+    np.minimum(canvas, 1.0 - strength * ink, out=canvas)
+
+
+def _weight(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    r = rng.random()
+    if r < 0.2:
+        return cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    if r < 0.35:
+        return cv2.erode(mask, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int]:
+    """One (24, 24) float32 window of an ink map and its class (index into NAMES)."""
+    canvas = np.ones((CANVAS, CANVAS), np.float32) * rng.uniform(0.9, 1.1)
+    positive = rng.random() < POSITIVE_SHARE
+    label = int(rng.integers(len(GLYPHS))) if positive else OTHER
+    # clutter: beside the glyph for a positive (glyphs are printed on bare face), anywhere else
+    if rng.random() < 0.65:
+        patch = bank.patch(rng, CANVAS)
+        keep = np.ones((CANVAS, CANVAS), np.float32)
+        if positive:
+            side = int(rng.integers(4))  # clutter comes in from one side only
+            cut = int(CANVAS * rng.uniform(0.0, 0.2))
+            keep[:] = 0
+            [keep[:cut, :], keep[-cut or CANVAS:, :], keep[:, :cut], keep[:, -cut or CANVAS:]][side][...] = 1
+        np.minimum(canvas, 1 - (1 - patch) * keep, out=canvas)
+    if rng.random() < 0.15:  # the tile's edge or body at a side of the window
+        side, depth = int(rng.integers(4)), int(rng.integers(2, 9))
+        level = rng.uniform(0.2, 0.8)
+        [canvas[:depth, :], canvas[-depth:, :], canvas[:, :depth], canvas[:, -depth:]][side][...] = level
+    strength = rng.uniform(0.45, 0.95)
+    angle = rng.normal(0, 4)
+    if positive:
+        text = GLYPHS[label]
+        if text in VARIANTS and rng.random() < 0.3:
+            text = VARIANTS[text]
+        fonts = fonts_for(text, bank.extra_fonts)
+        mask = _weight(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng)
+        height = CANVAS * rng.uniform(*GLYPH_SPAN)
+        centre = CANVAS / 2 + rng.uniform(-4, 4, 2)
+        _place(canvas, mask, height, centre, angle, strength)
+    else:
+        kind = rng.random()
+        if kind < 0.55:
+            if kind < 0.3:  # another character, centred
+                text = DISTRACTORS[rng.integers(len(DISTRACTORS))]
+                height, offset = CANVAS * rng.uniform(0.4, 0.9), rng.uniform(-4, 4, 2)
+            else:  # a bonus glyph off centre, too small or too large
+                text = GLYPHS[rng.integers(len(GLYPHS))]
+                how = rng.integers(3)
+                height = CANVAS * (rng.uniform(0.45, 0.9) if how == 0 else
+                                   rng.uniform(0.12, 0.3) if how == 1 else rng.uniform(1.15, 1.6))
+                offset = (rng.uniform(11, 20, 2) * rng.choice([-1, 1], 2) if how == 0
+                          else rng.uniform(-4, 4, 2))
+            fonts = fonts_for(text, bank.extra_fonts)
+            mask = _weight(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng)
+            _place(canvas, mask, height, CANVAS / 2 + offset, angle, strength)
+    return degrade(rng, canvas), label
+
+
+def degrade(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
+    """Shrink to the window through a lower resolution, blur, noise and contrast."""
+    low = int(rng.uniform(WINDOW / 2.2, WINDOW + 1))
+    small = cv2.resize(canvas, (low, low), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(small, (WINDOW, WINDOW), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.4:
+        out = cv2.GaussianBlur(out, (3, 3), rng.uniform(0.3, 0.9))
+    out = 1 - (1 - out) * rng.uniform(0.6, 1.2)
+    out = out + rng.normal(0, rng.uniform(0, 0.05), out.shape)
+    return np.clip(out, 0, 1.2).astype(np.float32)
+
+
+def batch(rng: np.random.Generator, bank: ClutterBank, n: int) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = zip(*(window(rng, bank) for _ in range(n)))
+    return np.stack(xs)[:, None], np.array(ys, np.int64)
