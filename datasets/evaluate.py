@@ -335,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-zoom", action="store_true",
                         help="read each photo once, without the second look at small tiles "
                              "(vision/zoom.py)")
+    parser.add_argument("--no-glyphs", action="store_true",
+                        help="read flowers and seasons without their printed number and "
+                             "character (vision/glyphs.py)")
     args = parser.parse_args(argv)
     from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
@@ -355,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
                             iou=NMS_IOU if args.iou is None else args.iou, zoom=not args.no_zoom)
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
+    if args.no_glyphs and hasattr(reader.refiner, "glyphs"):
+        reader.refiner.glyphs = None
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]
@@ -379,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
                                          "margins": list(getattr(refiner, "extra_margins", ())),
                                          "nms_iou": reader.iou, "zoom": reader.zoom,
                                          "one_set": getattr(refiner, "one_set", 0.0),
+                                         "glyphs": getattr(getattr(refiner, "glyphs", None),
+                                                           "path", None),
                                          "reports": reports}, indent=1) + "\n")
     return 0
 
