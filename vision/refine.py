@@ -16,13 +16,15 @@ does not need a 12 MP decode (a third of a second here); half scale keeps a hand
 75 pixels or more, above the classifier's input size.
 
 Decision (models/README.md): KEPT in "reader" mode, each crop cut three ways (margins
-0.08, 0.03, 0.13) and read both ways up, the six readings averaged; the shown tiles are
-then read together as one set (vision/copies.py: no fifth copy of a tile). The
+0.08, 0.03, 0.13) and read both ways up, the six readings averaged; the tiles read as
+flowers or seasons are re-weighed by the number and character printed on them
+(vision/glyphs.py); the shown tiles are then read together as one set (vision/copies.py: no
+fifth copy of a tile). The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
-classifier reads every class. On the held-out real Camerash photos the pair reads per-tile
-F1 0.962 (every tile found; the misses are misreads: flowers, seasons, white dragons), on
-held-out-design synthetic scenes 0.723 (operating confidence 0.5, picked on development
-scenes of the training designs).
+classifier reads every class. On the held-out real Camerash photos the pipeline reads
+per-tile F1 0.975 (every tile found; the misses are misreads: flowers, seasons, a white
+dragon), on held-out-design synthetic scenes 0.753 (operating confidence 0.5, picked on
+development scenes of the training designs).
 """
 from __future__ import annotations
 
