@@ -114,6 +114,11 @@ run once: every tile of the hand read right in 87 of 596 (seed 777) and 74 of 57
 grouping right in 84 (two other sets, one pung read as kong) and all 74: together 158 of 161
 (98.1%). End to end **103 of 596 (17.3%) and 89 of 578 (15.4%)**; right or one tap away
 19.5% and 16.6%.
+Session 11 (flowers and seasons re-weighed by their print, vision/glyphs.py; development
+seeds 4244 + 4245 hands 295 → 297 of 693), run once: every tile of the hand read right in 92
+of 596 (seed 777) and 75 of 578 (seed 779), grouping right in 89 (two other sets, one pung
+read as kong) and all 75: together 164 of 167 (98.2%). End to end **107 of 596 (18.0%) and
+90 of 578 (15.6%)**; right or one tap away 20.3% and 17.1%.
 """
 from __future__ import annotations
 
