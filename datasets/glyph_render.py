@@ -109,11 +109,12 @@ def _has(font: tuple[str, int], text: str) -> bool:
 class ClutterBank:
     """Ink maps (1 = face, lower = ink) of pictures and of dots and bamboo faces: what lies
     around and under the glyphs on a tile, and what a window must not call a glyph; and
-    which fonts the glyphs are drawn in (`extra_fonts`: EXTRA_CJK too)."""
+    which fonts the glyphs are drawn in (`extra_fonts`: EXTRA_CJK too) and the share of them
+    bent as by a brush (`brush`, see _brush)."""
 
     def __init__(self, pictures: int = 300, designs: int = 40, seed: int = 0,
-                 extra_fonts: bool = False) -> None:
-        self.extra_fonts = extra_fonts
+                 extra_fonts: bool = False, brush: float = 0.0) -> None:
+        self.extra_fonts, self.brush = extra_fonts, brush
         rng = np.random.default_rng([8101, seed])
         self.maps: list[np.ndarray] = []
         for i in range(pictures):
@@ -152,6 +153,21 @@ def _place(canvas: np.ndarray, mask: np.ndarray, height: float, centre, angle: f
     np.minimum(canvas, 1.0 - strength * ink, out=canvas)
 
 
+def _brush(mask: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """In a share of the glyphs, the strokes bent by a smooth random field, as a brush or
+    a carver writes them (no draw from `rng` when share is 0)."""
+    if share <= 0 or rng.random() >= share:
+        return mask
+    h, w = mask.shape
+    sigma, alpha = 0.1 * h, rng.uniform(0.02, 0.07) * h
+    field = [cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), sigma)
+             for _ in range(2)]
+    field = [f * (alpha / max(float(np.abs(f).max()), 1e-6)) for f in field]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return cv2.remap(mask, xs + field[0], ys + field[1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
 def _weight(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     r = rng.random()
     if r < 0.2:
@@ -187,7 +203,8 @@ def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int
         if text in VARIANTS and rng.random() < 0.3:
             text = VARIANTS[text]
         fonts = fonts_for(text, bank.extra_fonts)
-        mask = _weight(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng)
+        mask = _weight(_brush(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng,
+                              bank.brush), rng)
         height = CANVAS * rng.uniform(*GLYPH_SPAN)
         centre = CANVAS / 2 + rng.uniform(-4, 4, 2)
         _place(canvas, mask, height, centre, angle, strength)

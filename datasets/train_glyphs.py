@@ -48,12 +48,13 @@ class GlyphNet(nn.Module):
 
 
 class Windows(torch.utils.data.IterableDataset):
-    def __init__(self, seed: int, start: int, batch_size: int, extra_fonts: bool) -> None:
+    def __init__(self, seed: int, start: int, batch_size: int, extra_fonts: bool,
+                 brush: float) -> None:
         self.seed, self.start, self.batch_size = seed, start, batch_size
-        self.extra_fonts = extra_fonts
+        self.extra_fonts, self.brush = extra_fonts, brush
 
     def __iter__(self):
-        bank = ClutterBank(seed=self.seed, extra_fonts=self.extra_fonts)
+        bank = ClutterBank(seed=self.seed, extra_fonts=self.extra_fonts, brush=self.brush)
         step = self.start
         while True:
             x, y = batch(np.random.default_rng([self.seed, step]), bank, self.batch_size)
@@ -79,7 +80,7 @@ def train(args) -> None:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         step, plan, spent = state["step"], state["plan"], state["spent"]
-    loader = torch.utils.data.DataLoader(Windows(args.seed, step, args.batch, args.more_fonts), batch_size=None,
+    loader = torch.utils.data.DataLoader(Windows(args.seed, step, args.batch, args.more_fonts, args.brush), batch_size=None,
                                          num_workers=1, prefetch_factor=4)
     vx, vy = validation(args.seed, args.more_fonts)
     start, saved = time.time() - spent, time.time()
@@ -153,6 +154,8 @@ def main() -> None:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--resume", action="store_true")
+    p.add_argument("--brush", type=float, default=0.0,
+                   help="share of the glyphs bent as by a brush (glyph_render._brush)")
     p.add_argument("--more-fonts", action="store_true",
                    help="draw glyphs in the fonts of glyph_render.EXTRA_CJK too, where installed")
     p.add_argument("--export", default="", help="write the ONNX model here instead of training")
