@@ -178,7 +178,6 @@ class CropClassifier:
         # operating threshold is applied to it (a sure crop of a doubtful box is no tile).
         return Detections(detections.xyxy, class_id, detections.confidence, detections.names)
 
-
     def read_glyphs(self, rgb: np.ndarray, detections: Detections, probs: np.ndarray
                     ) -> np.ndarray:
         """`probs` with the glyph evidence applied to the tiles read as flowers or seasons."""
