@@ -177,6 +177,14 @@ def _weight(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return mask
 
 
+def _ink(text: str, rng: np.random.Generator, bank: ClutterBank, brush: float = 0.0
+         ) -> np.ndarray:
+    """`text` in one of the bank's fonts that have it, bent in a share `brush`, thickened or
+    thinned at random."""
+    fonts = fonts_for(text, bank.extra_fonts)
+    return _weight(_brush(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng, brush), rng)
+
+
 def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int]:
     """One (24, 24) float32 window of an ink map and its class (index into NAMES)."""
     canvas = np.ones((CANVAS, CANVAS), np.float32) * rng.uniform(0.9, 1.1)
@@ -202,9 +210,7 @@ def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int
         text = GLYPHS[label]
         if text in VARIANTS and rng.random() < 0.3:
             text = VARIANTS[text]
-        fonts = fonts_for(text, bank.extra_fonts)
-        mask = _weight(_brush(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng,
-                              bank.brush), rng)
+        mask = _ink(text, rng, bank, bank.brush)
         height = CANVAS * rng.uniform(*GLYPH_SPAN)
         centre = CANVAS / 2 + rng.uniform(-4, 4, 2)
         _place(canvas, mask, height, centre, angle, strength)
@@ -221,8 +227,7 @@ def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int
                                    rng.uniform(0.12, 0.3) if how == 1 else rng.uniform(1.15, 1.6))
                 offset = (rng.uniform(11, 20, 2) * rng.choice([-1, 1], 2) if how == 0
                           else rng.uniform(-4, 4, 2))
-            fonts = fonts_for(text, bank.extra_fonts)
-            mask = _weight(glyph_mask(text, fonts[rng.integers(len(fonts))]), rng)
+            mask = _ink(text, rng, bank)
             _place(canvas, mask, height, CANVAS / 2 + offset, angle, strength)
     return degrade(rng, canvas), label
 

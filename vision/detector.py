@@ -273,19 +273,12 @@ class Detector:
 
     def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
                  threads: int | None = None) -> None:
-        import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
-
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"no detector model at {path} (train and export one with "
                                     f"datasets/train_detector.py and datasets/export_detector.py)")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _cpu_count()
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         try:
-            self.session = ort.InferenceSession(str(path), sess_options=options,
-                                                providers=["CPUExecutionProvider"])
+            self.session = cpu_session(path, threads)
         except Exception as exc:  # onnxruntime raises its own types for a bad file
             raise ValueError(f"{path}: not a usable ONNX model ({str(exc).splitlines()[0]})"
                              ) from None
@@ -327,6 +320,19 @@ class Detector:
         height, width = rgb.shape[:2]
         return Detections(box.to_image(xyxy[keep], width, height), class_id[keep],
                           np.clip(score[keep], 0, 1), self.names)
+
+
+def cpu_session(path: str | os.PathLike, threads: int | None = None):
+    """An onnxruntime session on the CPU, one operator at a time over `threads` (default:
+    the cores this process may use): how every model of the app is run."""
+    import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or _cpu_count()
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), sess_options=options,
+                                providers=["CPUExecutionProvider"])
 
 
 def _cpu_count() -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import REPO_ROOT, _cpu_count
+from vision.detector import REPO_ROOT, cpu_session
 
 DEFAULT_GLYPH_PATH = REPO_ROOT / "models" / "glyph_reader.onnx"
 GLYPH_ENV = "MAHJONG_LENS_GLYPHS"  # another glyph reader file, or "none"
@@ -61,14 +61,8 @@ def ink_map(rgb: np.ndarray) -> np.ndarray:
 class GlyphReader:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_GLYPH_PATH,
                  threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         self.path = str(model_path)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _cpu_count()
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(model_path), sess_options=options,
-                                            providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model_path, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names = tuple(json.loads(meta["names"]))
         self.window = int(meta["window"])

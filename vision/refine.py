@@ -40,7 +40,7 @@ from vision.detector import (
     REPO_ROOT,
     TILE_FINDER_NAMES,
     Detections,
-    _cpu_count,
+    cpu_session,
     parse_names,
 )
 from vision.glyphs import BONUS_CODES, BONUS_MASS, default_glyph_reader, reweigh
@@ -113,13 +113,7 @@ class CropClassifier:
         # classes of a tile read as one by the number and character printed on it
         self.glyphs = glyphs
         self.tile_score = "any" if mode == "reader" else "class"
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _cpu_count()
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(model_path), sess_options=options,
-                                            providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model_path, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names = parse_names(meta["names"])
         model_input = self.session.get_inputs()[0]
