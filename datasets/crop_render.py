@@ -13,7 +13,7 @@ number 1-4 as an Arabic or Chinese numeral, or none) with seeds far from the atl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -53,8 +53,18 @@ class BonusArrangement:
     paired: bool          # the real-set arrangement: number and character side by side on top
 
 
-def bonus_arrangement(seed: int, flower: bool) -> BonusArrangement:
-    """One arrangement per set, as real sets have (the flowers' and seasons' may mirror)."""
+def bonus_arrangement(seed: int, flower: bool, flip: bool = False) -> BonusArrangement:
+    """One arrangement per set, as real sets have (the flowers' and seasons' may mirror);
+    `flip` swaps left and right (a set that prints the flowers' number at the left)."""
+    a = _arrangement(seed, flower)
+    if not flip:
+        return a
+    x0, y0, x1, y1 = a.picture
+    return replace(a, number_at=(1 - a.number_at[0], a.number_at[1]),
+                   char_at=(1 - a.char_at[0], a.char_at[1]), picture=(1 - x1, y0, 1 - x0, y1))
+
+
+def _arrangement(seed: int, flower: bool) -> BonusArrangement:
     style = np.random.default_rng([7004, seed])
     numeral = ["arabic", "arabic", "chinese", "none"][style.integers(4)]
     corner = int(style.integers(4))  # where the number sits: TL, TR, BL, BR
@@ -87,16 +97,18 @@ def bonus_arrangement(seed: int, flower: bool) -> BonusArrangement:
                             brush_digits=False, paired=False, **common)
 
 
-def bonus_face(code: str, seed: int, free_pictures: float = 0.0) -> np.ndarray:
+def bonus_face(code: str, seed: int, free_pictures: float = 0.0, flip: bool = False
+               ) -> np.ndarray:
     """A flower (1f-4f) or season (5f-8f) face in one of many real-set arrangements; in a
-    share `free_pictures` of the sets the pictures are drawn at random."""
+    share `free_pictures` of the sets the pictures are drawn at random (`flip`: see
+    bonus_arrangement)."""
     st = F.sample_style(seed)
     rng = np.random.default_rng([7003, seed, TILE_CODES.index(code)])
     img, ink, d = F.face_canvas(st)
     W, H = img.size
     n = int(code[0])
     k, flower = (n - 1) % 4, n <= 4
-    a = bonus_arrangement(seed, flower)
+    a = bonus_arrangement(seed, flower, flip)
     ch = (F.FLOWERS if flower else F.SEASONS)[k]
     num = {"arabic": str(k + 1), "chinese": F.NUMERALS[k], "none": ""}[a.numeral]
     fcn = F._font(*st["font"], int(H * a.char_size))
@@ -162,10 +174,10 @@ class FaceBank:
 
     def __init__(self, designs: list[str], bonus_sets: int = 0, root=None,
                  bonus_seed0: int = BONUS_SEED0, white_sets: int = 0,
-                 free_pictures: float = 0.0) -> None:
+                 free_pictures: float = 0.0, flip_bonus: bool = False) -> None:
         """`bonus_sets` procedural flower-and-season sets and `white_sets` procedural white
         dragons (white_dragon_face) join the designs, of seeds from `bonus_seed0` on
-        (`free_pictures`: see bonus_face)."""
+        (`free_pictures`, `flip_bonus`: see bonus_face)."""
         self.designs, self.faces, self.bg, self.present, self.radius = [], [], [], [], []
         for name in designs:
             meta = load_meta(name, root)
@@ -175,7 +187,8 @@ class FaceBank:
             self._add(name, atlas, meta.get("face_bg", (240, 236, 225)), present)
         for seed in range(bonus_seed0, bonus_seed0 + bonus_sets):
             self._add_procedural(f"bonus_{seed}", seed, {
-                code: bonus_face(code, seed, free_pictures) for code in TILE_CODES[34:]})
+                code: bonus_face(code, seed, free_pictures, flip_bonus)
+                for code in TILE_CODES[34:]})
         for seed in range(bonus_seed0, bonus_seed0 + white_sets):
             self._add_procedural(f"white_{seed}", seed, {"5z": white_dragon_face(seed)})
         self.present = np.array(self.present)

@@ -80,3 +80,15 @@ def test_free_pictures_change_the_picture_and_nothing_else():
         assert (own[:band] == free[:band]).all()
         changed += int((own != free).any())
     assert changed >= 2  # a random picture is now and then the tile's own plant
+
+
+@pytest.mark.parametrize("flower", [True, False])
+def test_a_flipped_set_swaps_left_and_right_and_nothing_else(flower):
+    for seed in range(BONUS_DEV_SEED0, BONUS_DEV_SEED0 + 40):
+        own, flipped = bonus_arrangement(seed, flower), bonus_arrangement(seed, flower, flip=True)
+        assert flipped.number_at == pytest.approx((1 - own.number_at[0], own.number_at[1]))
+        assert flipped.char_at == pytest.approx((1 - own.char_at[0], own.char_at[1]))
+        x0, y0, x1, y1 = own.picture
+        assert flipped.picture == pytest.approx((1 - x1, y0, 1 - x0, y1))
+        assert (flipped.numeral, flipped.char_size, flipped.paired) == (
+            own.numeral, own.char_size, own.paired)
