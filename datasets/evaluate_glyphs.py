@@ -1,0 +1,141 @@
+"""Development measure of the glyph reader (vision/glyphs.py): flowers and seasons read right.
+
+    python -m datasets.evaluate_glyphs [--camerash ../shared/data/camerash] [--sets 100] \\
+        [--min-side 60] [--weights 0.7,0.7,0.35 ...] [--json cache/glyph_eval.json]
+
+Two sources, neither held out (choices are made on them):
+- `real`: the flowers and seasons of the Camerash photos of the sets that are *not* held out
+  (the crop classifier trained on them, so `glyphs alone` is the telling figure there);
+- `procedural`: `--sets` procedural bonus sets of seeds no training run draws
+  (crop_render.BONUS_DEV_SEED0 on), each tile drawn by `crop_render.render_tile` as the
+  classifier's test crops are (`--min-side`: drawn again until that many pixels across, a
+  close photo as the real ones are); `as drawn` (sets that print the flowers' number at
+  the right and the seasons' at the left, or every number on one side) and `flipped` (left
+  and right swapped: the flowers' number at the left, as a few real sets print it).
+Each tile is read by the app's crop classifier (six views) and by the glyph reader; a tile
+counts when the class of highest probability after `reweigh` is its own (`classifier +
+glyphs`), or when the glyph evidence alone picks it (`glyphs alone`). `--weights` are the
+number's, the character's and the side's weights of `vision.glyphs.evidence`, given once or
+more (the tiles are read once).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector import Detections
+from vision.glyphs import (
+    BONUS_CODES,
+    WEIGHT_CHAR,
+    WEIGHT_NUMBER,
+    WEIGHT_SIDE,
+    GlyphReader,
+    evidence,
+    legibility,
+    reweigh,
+)
+from vision.refine import DEFAULT_CLASSIFIER_PATH, EXTRA_MARGINS, CropClassifier
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def read_tiles(classifier: CropClassifier, glyphs: GlyphReader, tiles) -> dict:
+    """Per tile (image, box): the classifier's probabilities, the glyphs seen and where, and
+    the tile's legibility."""
+    probs, seen, side, scale = [], [], [], []
+    for rgb, box in tiles:
+        found = Detections(np.array([box], np.float32), np.zeros(1, int), np.ones(1, np.float32),
+                           ("tile",))
+        probs.append(classifier.probabilities(rgb, found)[0])
+        best, where = glyphs.seen(rgb, [box])
+        seen.append(best[0])
+        side.append(where[0])
+        scale.append(legibility(np.array([box], np.float32))[0])
+    return {"probs": np.array(probs), "seen": np.array(seen), "side": np.array(side),
+            "scale": np.array(scale)}
+
+
+def right(read: dict, labels, glyphs: GlyphReader, names, weights) -> dict:
+    """Tiles read right with these evidence weights: with the classifier, and by glyphs alone."""
+    with_classifier = alone = 0
+    for i, label in enumerate(labels):
+        ev = read["scale"][i] * evidence(read["seen"][i], read["side"][i], glyphs.arabic,
+                                         glyphs.chinese, glyphs.chars, weights)
+        with_classifier += int(np.argmax(reweigh(read["probs"][i], names, ev)) == label)
+        alone += int(names.index(BONUS_CODES[int(ev.argmax())]) == label)
+    return {"classifier + glyphs": with_classifier, "glyphs alone": alone}
+
+
+def real_tiles(camerash: Path):
+    from datasets.crop_sources import camerash_patches
+    patches = camerash_patches(camerash, REPO / "datasets" / "camerash_boxes.json", held_out=False)
+    keep = [i for i, c in enumerate(patches.labels) if 34 <= c < 42]
+    return [(patches.images[i], patches.boxes[i]) for i in keep], [patches.labels[i] for i in keep]
+
+
+def procedural_tiles(sets: int, flip: bool, min_side: float = 0.0, seed: int = 4545):
+    """Each set's 8 tiles, each drawn again until its short side is `min_side` or more."""
+    from datasets.crop_render import BONUS_DEV_SEED0, FaceBank, render_tile
+    tiles, labels = [], []
+    for s in range(BONUS_DEV_SEED0, BONUS_DEV_SEED0 + sets):
+        bank = FaceBank([], bonus_sets=1, bonus_seed0=s, flip_bonus=flip)
+        rng = np.random.default_rng([seed, s])
+        for c in range(34, 42):
+            image, box = render_tile(rng, bank, c)
+            while min(box[2] - box[0], box[3] - box[1]) < min_side:
+                image, box = render_tile(rng, bank, c)
+            tiles.append((image, box))
+            labels.append(c)
+    return tiles, labels
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--camerash", type=Path, default=None)
+    parser.add_argument("--sets", type=int, default=100)
+    parser.add_argument("--min-side", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=4545)
+    parser.add_argument("--weights", action="append", default=None,
+                        help="number,character,side weights; again for more")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    try:
+        options = [tuple(float(w) for w in text.split(",")) for text in
+                   (args.weights or [f"{WEIGHT_NUMBER},{WEIGHT_CHAR},{WEIGHT_SIDE}"])]
+        if any(len(w) != 3 for w in options):
+            raise ValueError
+    except ValueError:
+        print("error: --weights takes three numbers, e.g. 0.7,0.7,0.35", file=sys.stderr)
+        return 2
+    classifier = CropClassifier(DEFAULT_CLASSIFIER_PATH, mode="reader", upside_down=True,
+                                margins=EXTRA_MARGINS)
+    glyphs = GlyphReader()
+    names = list(classifier.names)
+    sources = {}
+    if args.camerash:
+        sources["real"] = real_tiles(args.camerash)
+    if args.sets:
+        sources["procedural as drawn"] = procedural_tiles(args.sets, False, args.min_side,
+                                                          args.seed)
+        sources["procedural flipped"] = procedural_tiles(args.sets, True, args.min_side,
+                                                         args.seed)
+    result = {}
+    for name, (tiles, labels) in sources.items():
+        read = read_tiles(classifier, glyphs, tiles)
+        result[name] = {"tiles": len(labels),
+                        "classifier": int((read["probs"].argmax(axis=1) == labels).sum())}
+        for weights in options:
+            key = ",".join(f"{w:g}" for w in weights)
+            result[name][key] = right(read, labels, glyphs, names, weights)
+        print(name, json.dumps(result[name]), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

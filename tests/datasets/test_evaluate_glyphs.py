@@ -1,0 +1,31 @@
+"""The development measure of the glyph reader (datasets/evaluate_glyphs.py)."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from datasets.classes import class_names
+from datasets.evaluate_glyphs import main, right
+
+
+def test_the_glyph_measure_reads_weights_or_says_what_it_needs(capsys):
+    assert main(["--sets", "0", "--weights", "0.7,0.7"]) == 2
+    assert "three numbers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("side_weight, classifier_says, alone, with_classifier", [
+    (0.35, "7f", 1, 1),   # a 3 at the left: a season, and the classifier agrees
+    (0.35, "3f", 1, 0),   # ... the classifier is sure of the flower: it wins
+    (0.0, "7f", 0, 1),    # no side: 3f and 7f tie by glyphs alone (the first, 3f, is taken)
+])
+def test_the_glyph_measure_counts_tiles_read_right(side_weight, classifier_says, alone,
+                                                   with_classifier):
+    names = list(class_names())
+    probs = np.full(len(names), 0.001)
+    probs[names.index(classifier_says)] = 0.95
+    seen, side = np.full(17, 0.02), np.zeros(17)
+    seen[2], side[2] = 0.95, -0.6  # the glyph "3", at the left
+    read = {"probs": probs[None], "seen": seen[None], "side": side[None], "scale": np.ones(1)}
+    glyphs = SimpleNamespace(arabic=[0, 1, 2, 3], chinese=[4, 5, 6, 7], chars=list(range(8, 16)))
+    counted = right(read, [names.index("7f")], glyphs, names, (0.7, 0.7, side_weight))
+    assert counted == {"classifier + glyphs": with_classifier, "glyphs alone": alone}
