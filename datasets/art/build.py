@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from ..faces import available_fonts, missing_fonts, render_design
 from . import debian_raster, fonts, kmj, pypi
 from .atlas import art_dir, list_designs, save_design
-from ..faces import available_fonts, render_design
 
 DEFAULT_PROCEDURAL = 64  # seeds 0..63; held-out ones are listed in datasets/designs.py
 
@@ -34,6 +34,10 @@ def build(out: Path, debroot: Path, pypi_dir: Path, n_procedural: int, force: bo
         except Exception as e:  # a missing package must not stop the others
             failed.append(f"{name}: {type(e).__name__}: {e}"[:200])
     if available_fonts():
+        if missing_fonts():
+            print("warning: fonts not installed, so the procedural sets that use them are drawn "
+                  "in another font (not as the committed models saw them): "
+                  + ", ".join(missing_fonts()), file=sys.stderr)
         for seed in range(n_procedural):
             name = f"proc_s{seed:03d}"
             if (only and name not in only) or name in done:
