@@ -119,6 +119,10 @@ seeds 4244 + 4245 hands 295 → 297 of 693), run once: every tile of the hand re
 of 596 (seed 777) and 75 of 578 (seed 779), grouping right in 89 (two other sets, one pung
 read as kong) and all 75: together 164 of 167 (98.2%). End to end **107 of 596 (18.0%) and
 90 of 578 (15.6%)**; right or one tap away 20.3% and 17.1%.
+Session 12 (the side of a flower's number counts half in vision/glyphs.py; development seeds
+4244 + 4245, drawn again on a fresh machine, hands 299 → 301 of 694), run once: the same as
+session 11 on both seeds (92 and 75 read right, grouping right in 89 and 75, end to end 107
+of 596 and 90 of 578).
 """
 from __future__ import annotations
 
