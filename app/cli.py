@@ -1,12 +1,14 @@
 """The `mahjong-lens` console command: a thin dispatcher over `app.commands.*`.
 
 Bad input never shows a traceback: every command turns `ValueError`/`OSError` into one line
-on stderr and exit status 2 (design.md, "Command line").
+on stderr and exit status 2 (design.md, "Command line"). Output piped to a reader that stops
+early (`| head`) ends the command quietly, with status 141 as a Unix tool's would.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMANDS = ("app", "detect", "read", "score")
@@ -26,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except BrokenPipeError:
+        # the reader went away (`... --json | head`): stop quietly, as Unix tools do; stdout
+        # goes to devnull so that Python's flush at exit does not complain again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (ValueError, OSError) as exc:
         print(f"mahjong-lens {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -98,3 +99,26 @@ def test_no_traceback_from_the_real_process():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("mahjong-lens score:") and "Traceback" not in proc.stderr
+
+
+def test_a_reader_that_goes_away_stops_it_quietly():
+    """`mahjong-lens score - < many.jsonl | head -1`: no message, Unix's status for SIGPIPE."""
+    hands = "".join(json.dumps({"hand": "[EEE1][SSS1][WWW1]99m99s9m", "discarder": "S"}) + "\n"
+                    for _ in range(3000))
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "score", "--rules", "mcr", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    feed = threading.Thread(target=_feed, args=(proc.stdin, hands.encode()))
+    feed.start()
+    assert proc.stdout.read(10)
+    proc.stdout.close()  # gone before it has written 3,000 results
+    assert proc.wait(timeout=120) == 141
+    assert proc.stderr.read() == b""
+    feed.join(timeout=10)
+
+
+def _feed(pipe, data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except BrokenPipeError:  # the command stopped reading: what this test wants
+        pass
