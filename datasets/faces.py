@@ -54,13 +54,11 @@ def missing_fonts() -> list[str]:
     return [p for p, _ in FONT_CANDIDATES if not Path(p).exists()]
 
 
-def _set_font(rng: np.random.Generator) -> tuple[str, int]:
+def _set_font(rng: np.random.Generator, installed: list[tuple[str, int]]) -> tuple[str, int]:
     """The set's font, drawn from all candidates: a missing one changes only the sets that
     draw it (they take the next one installed), not every set."""
     k = int(rng.integers(len(FONT_CANDIDATES)))
-    installed = available_fonts()
-    return next(FONT_CANDIDATES[(k + i) % len(FONT_CANDIDATES)] for i in range(len(FONT_CANDIDATES))
-                if FONT_CANDIDATES[(k + i) % len(FONT_CANDIDATES)] in installed)
+    return next(f for f in FONT_CANDIDATES[k:] + FONT_CANDIDATES[:k] if f in installed)
 
 
 @lru_cache(maxsize=64)
@@ -83,7 +81,7 @@ def sample_style(seed: int) -> dict:
     ink = [RED, BLUE, GREEN, BLACK] if not mono else [_jit(rng, [(30, 90, 40), (20, 40, 120), (120, 30, 30)][rng.integers(3)])] * 4
     red, blue, green, black = (_jit(rng, c, 20) for c in ink)
     return {
-        "seed": seed, "font": _set_font(rng), "latin": LATIN_FONTS[rng.integers(len(LATIN_FONTS))],
+        "seed": seed, "font": _set_font(rng, fonts), "latin": LATIN_FONTS[rng.integers(len(LATIN_FONTS))],
         "bg": _jit(rng, bg, 6), "red": red, "blue": blue, "green": green, "black": black,
         "num_ink": [blue, black, green][rng.integers(3)], "wind_ink": [blue, black, green][rng.integers(3)],
         "wan": "萬" if rng.random() < 0.8 else "万", "five": "伍" if rng.random() < 0.5 else "五",

@@ -34,10 +34,11 @@ def build(out: Path, debroot: Path, pypi_dir: Path, n_procedural: int, force: bo
         except Exception as e:  # a missing package must not stop the others
             failed.append(f"{name}: {type(e).__name__}: {e}"[:200])
     if available_fonts():
-        if missing_fonts():
+        missing = missing_fonts()
+        if missing:
             print("warning: fonts not installed, so the procedural sets that use them are drawn "
                   "in another font (not as the committed models saw them): "
-                  + ", ".join(missing_fonts()), file=sys.stderr)
+                  + ", ".join(missing), file=sys.stderr)
         for seed in range(n_procedural):
             name = f"proc_s{seed:03d}"
             if (only and name not in only) or name in done:
