@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import BACK
+from vision.detector import cpu_session
 from vision.geometry import centres as box_centres
 
 DEFAULT_STACK_PATH = Path(__file__).resolve().parent.parent / "models" / "stack_classifier.onnx"
@@ -88,16 +89,10 @@ class StackReader:
 
     def __init__(self, model_path: str | os.PathLike = DEFAULT_STACK_PATH,
                  threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         self.path = Path(model_path)
         if not self.path.is_file():
             raise FileNotFoundError(f"stack classifier not found: {self.path}")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(self.path), options,
-                                            providers=["CPUExecutionProvider"])
+        self.session = cpu_session(self.path, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         if json.loads(meta.get("imgsz", "null")) != [HEIGHT, WIDTH]:
             raise ValueError(f"{self.path}: expected imgsz [{HEIGHT}, {WIDTH}] in its metadata")
