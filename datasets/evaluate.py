@@ -17,7 +17,11 @@ crop have a box), so there a detection whose best IoU with every labelled box is
 IGNORE_IOU is left out: it most likely sits on an unlabelled tile.
 
 Reported per set: mAP50 and mAP50-95 (COCO 101-point AP, class-aware matching, detections
-down to confidence 0.001, ranked by their final confidence); per-tile precision, recall and
+down to confidence 0.001, ranked by their final confidence, one class per box: what the app
+shows); beside it `mAP50_top3`, each box also scored for its reader's two runner-up classes
+(at tile score x their probability), the way ultralytics' val scores a box for several
+classes (`multi_label`): it credits a right class ranked second, which the app offers as a
+correction, so it is never the headline figure; per-tile precision, recall and
 F1 at the operating confidence, a tile counting when a detection overlaps it with IoU >= 0.5
 and has its class (the confidence is applied as the app applies it, to the detector's tile
 score: in reader mode the class probability lowers a tile's confidence but never drops it);
@@ -61,6 +65,18 @@ class Result:
     seconds: float
     error: str | None = None
     tile_score: np.ndarray | None = None  # what the operating confidence applies to (the app's rule)
+    alt_class_id: np.ndarray | None = None  # (N, K) the reader's runner-up classes, best first
+    alt_confidence: np.ndarray | None = None
+
+    def with_runners_up(self) -> Result:
+        """Each box once more for each runner-up class, at its own confidence."""
+        if self.alt_class_id is None or len(self.xyxy) == 0:
+            return self
+        k = self.alt_class_id.shape[1]
+        return Result(np.concatenate([self.xyxy, np.repeat(self.xyxy, k, axis=0)]),
+                      np.concatenate([self.class_id, self.alt_class_id.reshape(-1)]),
+                      np.concatenate([self.confidence, self.alt_confidence.reshape(-1)]),
+                      self.seconds, self.error)
 
     def kept(self, conf: float) -> np.ndarray:
         """The detections the app shows at operating confidence `conf`."""
@@ -76,9 +92,11 @@ def drop_unlabelled(sample: Sample, result: Result) -> Result:
         keep = np.zeros(len(result.xyxy), bool)
     else:
         keep = box_iou(result.xyxy, sample.xyxy).max(axis=1) >= IGNORE_IOU
+    def pick(values):
+        return None if values is None else values[keep]
     return Result(result.xyxy[keep], result.class_id[keep], result.confidence[keep],
-                  result.seconds, result.error,
-                  None if result.tile_score is None else result.tile_score[keep])
+                  result.seconds, result.error, pick(result.tile_score),
+                  pick(result.alt_class_id), pick(result.alt_confidence))
 
 
 def match_tiles(pred_xyxy, pred_conf, gt_xyxy, iou_threshold=0.5) -> list[tuple[int, int]]:
@@ -234,7 +252,8 @@ def run_reader(reader, samples: list[Sample]) -> list[Result]:
             reading = reader.read(sample.image)
             found = reading.detections
             result = Result(found.xyxy.astype(np.float64), found.class_id, found.confidence,
-                            reading.seconds, tile_score=reading.tile_score)
+                            reading.seconds, tile_score=reading.tile_score,
+                            alt_class_id=found.alt_class_id, alt_confidence=found.alt_confidence)
         except ImageError as exc:
             result = Result(np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0), 0.0, str(exc))
         results.append(drop_unlabelled(sample, result))
@@ -253,7 +272,11 @@ def without_class(samples: list[Sample], results: list[Result], class_id: int
         keep = r.class_id != class_id
         kept_results.append(replace(r, xyxy=r.xyxy[keep], class_id=r.class_id[keep],
                                     confidence=r.confidence[keep],
-                                    tile_score=None if r.tile_score is None else r.tile_score[keep]))
+                                    tile_score=None if r.tile_score is None else r.tile_score[keep],
+                                    alt_class_id=None if r.alt_class_id is None
+                                    else r.alt_class_id[keep],
+                                    alt_confidence=None if r.alt_confidence is None
+                                    else r.alt_confidence[keep]))
     return kept_samples, kept_results
 
 
@@ -270,6 +293,9 @@ def tile_finding_ap50(samples: list[Sample], results: list[Result]) -> float:
 def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
            conf: float) -> dict:
     maps = mean_average_precision(samples, results, len(names))
+    if any(r.alt_class_id is not None for r in results):
+        maps["mAP50_top3"] = mean_average_precision(
+            samples, [r.with_runners_up() for r in results], len(names))["mAP50"]
     tiles = score_tiles(samples, results, conf)
     by_conf = {}
     for threshold in CONF_GRID:  # to pick an operating point on a development set
@@ -291,7 +317,8 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
            "f1_per_class": per_class,
            "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()]}
     print(f"\n== {name}: {out['photos']} photos, {out['tiles']} labelled tiles")
-    print(f"mAP50 {out['mAP50']:.3f}  mAP50-95 {out['mAP50-95']:.3f}  tile AP50 "
+    top3 = f" (top-3 {out['mAP50_top3']:.3f})" if "mAP50_top3" in out else ""
+    print(f"mAP50 {out['mAP50']:.3f}{top3}  mAP50-95 {out['mAP50-95']:.3f}  tile AP50 "
           f"{out['tile_AP50']:.3f}  |  at conf {conf}: "
           f"P {precision:.3f}  R {recall:.3f}  F1 {f1_all:.3f}  |  photos without error "
           f"{out['photos_without_error']:.1%}  |  median {out['median_seconds']} s/photo")
@@ -335,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-zoom", action="store_true",
                         help="read each photo once, without the second look at small tiles "
                              "(vision/zoom.py)")
+    parser.add_argument("--views", type=int, choices=(1, 2, 6), default=None,
+                        help="crops read per tile: 1 (one cut), 2 (both ways up), 6 (three "
+                             "cuts both ways up, the app's); default: the refiner's own")
     parser.add_argument("--no-glyphs", action="store_true",
                         help="read flowers and seasons without their printed number and "
                              "character (vision/glyphs.py)")
@@ -342,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import NMS_IOU, TileReader
-    from vision.refine import CropClassifier, PassThrough
+    from vision.refine import EXTRA_MARGINS, CropClassifier, PassThrough
     if args.classifier is None:  # the app's own second stage (vision.refine.default_refiner)
         refiner = None
     elif str(args.classifier).lower() == "none":
@@ -360,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if args.no_glyphs and hasattr(reader.refiner, "glyphs"):
         reader.refiner.glyphs = None
+    if args.views and hasattr(reader.refiner, "upside_down"):
+        reader.refiner.upside_down = args.views > 1
+        reader.refiner.extra_margins = EXTRA_MARGINS if args.views == 6 else ()
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]

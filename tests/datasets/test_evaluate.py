@@ -129,3 +129,24 @@ def test_face_up_only_leaves_out_face_down_labels_and_readings():
     assert kept_sample.class_id.tolist() == [0] and kept_result.class_id.tolist() == [0, 1]
     counts = score_tiles([kept_sample], [kept_result], 0.5)
     assert (counts.tp, counts.fp, counts.fn) == (1, 1, 0)
+
+
+def test_top3_map_credits_a_right_runner_up_and_the_headline_does_not():
+    """A box read as class 1 with class 0 second: the headline mAP50 misses class 0, the
+    top-3 figure finds it at the runner-up's confidence; a photo's partial labels keep the
+    runners-up of the boxes they keep."""
+    sample = _sample([BOX_A], [0])
+    read = Result(np.array([BOX_A], float), np.array([1]), np.array([0.6]), 0.1,
+                  alt_class_id=np.array([[0, 2]]), alt_confidence=np.array([[0.3, 0.05]]))
+    assert mean_average_precision([sample], [read], 3)["mAP50"] == 0.0
+    expanded = read.with_runners_up()
+    assert expanded.class_id.tolist() == [1, 0, 2]
+    assert expanded.confidence.tolist() == pytest.approx([0.6, 0.3, 0.05])
+    assert mean_average_precision([sample], [expanded], 3)["mAP50"] == pytest.approx(1.0)
+    far = [100, 100, 110, 110]
+    two = Result(np.array([BOX_A, far], float), np.array([1, 1]), np.array([0.6, 0.6]), 0.1,
+                 alt_class_id=np.array([[0, 2], [2, 0]]),
+                 alt_confidence=np.array([[0.3, 0.05], [0.2, 0.1]]))
+    kept = drop_unlabelled(_sample([BOX_A], [0], partial=True), two)
+    assert kept.alt_class_id.tolist() == [[0, 2]]
+    assert _result([BOX_A], [0], [0.9]).with_runners_up().class_id.tolist() == [0]
