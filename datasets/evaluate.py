@@ -364,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(vision/zoom.py)")
     parser.add_argument("--views", type=int, choices=(1, 2, 6), default=None,
                         help="crops read per tile: 1 (one cut), 2 (both ways up), 6 (three "
-                             "cuts both ways up, the app's); default: the refiner's own")
+                             "cuts both ways up); default: the refiner's own (the app's: "
+                             "the classifier's metadata `views`, else 6)")
     parser.add_argument("--no-glyphs", action="store_true",
                         help="read flowers and seasons without their printed number and "
                              "character (vision/glyphs.py)")
@@ -372,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import NMS_IOU, TileReader
-    from vision.refine import EXTRA_MARGINS, CropClassifier, PassThrough
+    from vision.refine import CropClassifier, PassThrough
     if args.classifier is None:  # the app's own second stage (vision.refine.default_refiner)
         refiner = None
     elif str(args.classifier).lower() == "none":
@@ -390,9 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if args.no_glyphs and hasattr(reader.refiner, "glyphs"):
         reader.refiner.glyphs = None
-    if args.views and hasattr(reader.refiner, "upside_down"):
-        reader.refiner.upside_down = args.views > 1
-        reader.refiner.extra_margins = EXTRA_MARGINS if args.views == 6 else ()
+    if args.views and hasattr(reader.refiner, "set_views"):
+        reader.refiner.set_views(args.views)
     reports = []
     if args.synth:
         samples = synth_samples(args.synth)[: args.limit or None]

@@ -53,6 +53,10 @@ NEXT_GUESSES = 2  # the reader's runners-up kept per tile, for the layout to try
 # The app reads each crop cut three ways (and each both ways up) and averages: on the
 # development scenes F1 0.778 -> 0.783 at 0.5, for about 30 ms more on a 20-tile photo.
 EXTRA_MARGINS = (0.03, 0.13)
+# Crops read per tile -> (both ways up, extra margins). A classifier's metadata may name its
+# number (`views`): a bigger network reads fewer crops for the same time. Default 6.
+VIEWS = {1: (False, ()), 2: (True, ()), 6: (True, EXTRA_MARGINS)}
+DEFAULT_VIEWS = 6
 
 
 class Refiner(Protocol):
@@ -115,6 +119,7 @@ class CropClassifier:
         self.tile_score = "any" if mode == "reader" else "class"
         self.session = cpu_session(model_path, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
+        self.views = int(meta.get("views", DEFAULT_VIEWS))  # what its maker measured it with
         self.names = parse_names(meta["names"])
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
@@ -122,6 +127,13 @@ class CropClassifier:
         self.margin = float(meta.get("crop_margin", CROP_MARGIN))
         self.min_confidence = min_confidence
         self.decode_min_side = decode_min_side
+
+    def set_views(self, views: int) -> None:
+        """Read each crop `views` ways (a key of VIEWS): 1 as cut, 2 both ways up, 6 cut
+        three ways and both ways up."""
+        if views not in VIEWS:
+            raise ValueError(f"views must be one of {sorted(VIEWS)}, got {views}")
+        self.upside_down, self.extra_margins = VIEWS[views]
 
     def crops(self, rgb: np.ndarray, detections: Detections, margin: float | None = None
               ) -> np.ndarray:
@@ -203,8 +215,9 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
     # (vision/copies.py): on the development scenes F1 at 0.5 0.823 -> 0.824.
     # Flowers and seasons are re-weighed by their printed number and character
     # (vision/glyphs.py), when the glyph reader is there.
-    classifier = CropClassifier(path, mode="reader", upside_down=True, margins=EXTRA_MARGINS,
-                                one_set=operating_conf(), glyphs=default_glyph_reader())
+    classifier = CropClassifier(path, mode="reader", one_set=operating_conf(),
+                                glyphs=default_glyph_reader())
+    classifier.set_views(classifier.views)  # as many as the model's metadata says (6)
     if names is not None and tuple(names) not in (tuple(classifier.names), TILE_FINDER_NAMES):
         return PassThrough()
     return classifier

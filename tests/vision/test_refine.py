@@ -11,13 +11,20 @@ from vision_onnx_stub import write_stub_model
 
 from vision.detector import Detections
 from vision.pipeline import TileReader
-from vision.refine import CROP_MARGIN, CropClassifier, PassThrough, square_crop
+from vision.refine import (
+    CROP_MARGIN,
+    EXTRA_MARGINS,
+    CropClassifier,
+    PassThrough,
+    default_refiner,
+    square_crop,
+)
 
 NAMES = ["a", "b", "c"]  # a = red, b = green, c = blue
 
 
 def _save_classifier(path, reduce: list, initializer: list, size: int, names=NAMES,
-                     margin: float | None = None):
+                     margin: float | None = None, views: int | None = None):
     """A classifier graph: `reduce` nodes turn images into `mean` (N, 3); then
     probabilities = softmax(20 * mean), one class per colour channel."""
     weight = numpy_helper.from_array(np.eye(3, dtype=np.float32) * 20.0, name="weight")
@@ -33,16 +40,19 @@ def _save_classifier(path, reduce: list, initializer: list, size: int, names=NAM
     props = {"names": str(dict(enumerate(names))), "imgsz": str([size, size])}
     if margin is not None:
         props["crop_margin"] = str(margin)
+    if views is not None:
+        props["views"] = str(views)
     helper.set_model_props(model, props)
     onnx.checker.check_model(model)
     onnx.save(model, path)
     return path
 
 
-def write_colour_classifier(path, size: int = 8, names=NAMES, margin: float | None = None):
+def write_colour_classifier(path, size: int = 8, names=NAMES, margin: float | None = None,
+                            views: int | None = None):
     """probabilities = softmax(20 * mean RGB of the crop): the class is the dominant colour."""
     reduce = [helper.make_node("ReduceMean", ["images"], ["mean"], axes=[2, 3], keepdims=0)]
-    return _save_classifier(path, reduce, [], size, names, margin)
+    return _save_classifier(path, reduce, [], size, names, margin, views)
 
 
 def photo_with_tiles() -> np.ndarray:
@@ -201,6 +211,25 @@ def test_reading_with_more_margins_averages_the_wider_and_tighter_crops(tmp_path
     assert tight[0] > 0.99 and wide[2] > tight[2] and wide[0] < tight[0]
     np.testing.assert_allclose(both.probabilities(rgb, found)[0], wide, atol=1e-5)  # symmetric
     assert wide.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize("views,upside_down,margins", [
+    (None, True, EXTRA_MARGINS),  # no word in the metadata: the six views of TileNet
+    (6, True, EXTRA_MARGINS),
+    (2, True, ()),
+    (1, False, ()),
+])
+def test_the_app_reads_each_crop_as_many_ways_as_the_model_says(tmp_path, views, upside_down,
+                                                                 margins):
+    path = write_colour_classifier(tmp_path / "cls.onnx", views=views)
+    refiner = default_refiner(path)
+    assert (refiner.upside_down, refiner.extra_margins) == (upside_down, margins)
+
+
+def test_a_number_of_views_without_a_meaning_is_refused(tmp_path):
+    reader = CropClassifier(write_colour_classifier(tmp_path / "cls.onnx"), mode="reader")
+    with pytest.raises(ValueError, match="views must be one of"):
+        reader.set_views(3)
 
 
 def test_the_reader_reads_the_shown_tiles_as_one_set(tmp_path):
