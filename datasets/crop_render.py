@@ -34,6 +34,7 @@ TABLES = [(25, 95, 55), (20, 70, 130), (120, 30, 35), (60, 60, 65), (140, 95, 60
           (200, 170, 130), (235, 235, 230), (30, 30, 30), (90, 120, 90), (160, 60, 40)]
 BONUS_SEED0 = 10_000  # procedural bonus sets of the classifier: far from proc_s000..063
 BONUS_DEV_SEED0 = 60_000  # procedural bonus sets for development: beyond any training run's
+UNSEEN_SET_SEED0 = 5_000  # whole procedural sets for development: no training run draws them
 PAIRED_SHARE = 0.5  # procedural bonus sets laid out as most real sets are (see bonus_face)
 
 
@@ -191,6 +192,14 @@ class FaceBank:
                 for code in TILE_CODES[34:]})
         for seed in range(bonus_seed0, bonus_seed0 + white_sets):
             self._add_procedural(f"white_{seed}", seed, {"5z": white_dragon_face(seed)})
+        self.present = np.array(self.present)
+
+    def add_procedural_sets(self, seeds) -> None:
+        """Whole procedural sets (datasets.faces.render_design), all 42 faces each."""
+        self.present = list(self.present)
+        for seed in seeds:
+            atlas, meta = F.render_design(int(seed))
+            self._add(meta["name"], atlas, meta["face_bg"], np.ones(42, bool))
         self.present = np.array(self.present)
 
     def _add_procedural(self, name: str, seed: int, faces: dict[str, np.ndarray]) -> None:

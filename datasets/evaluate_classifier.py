@@ -16,7 +16,11 @@ Test sets (every one is outside training):
   training run draws (datasets.crop_render.BONUS_DEV_SEED0), 12 crops of each of their 9
   tiles: can the reader read a flower, season or white dragon of a set it has never seen?
   (For development: choices are made on it.)
-Reported: accuracy overall, on the 34 suit and honour tiles, on the 8 bonus tiles, per
+- `unseen-sets`: `--unseen-sets` whole procedural sets of seeds no training run draws
+  (datasets.crop_render.UNSEEN_SET_SEED0 on), 20 crops of each of their 42 faces and of
+  `back`: a development stand-in for tile art the reader has never seen (choices are made on
+  it; it is our own drawing, so it flatters the reader beside truly foreign art).
+Crops are read once (`--upside-down`: both ways up, averaged). Reported: accuracy overall, on the 34 suit and honour tiles, on the 8 bonus tiles, per
 class, and the most common confusions.
 
 `--paired` runs the detector on the held-out photos and scenes and compares, detection by
@@ -61,10 +65,17 @@ def scores(pred: np.ndarray, labels: np.ndarray) -> dict:
             "confusions": [[t, p, n] for (t, p), n in confusions.most_common(20)]}
 
 
-def classify(classifier, crops: list[np.ndarray]) -> np.ndarray:
+def classify(classifier, crops: list[np.ndarray], upside_down: bool = False) -> np.ndarray:
+    """The class of each crop, read once (or, `upside_down`, averaged with it turned 180°)."""
     batch = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-    probs = np.concatenate([classifier.session.run(None, {classifier.input_name: batch[i:i + 256]})[0]
-                            for i in range(0, len(batch), 256)])
+
+    def read(images: np.ndarray) -> np.ndarray:
+        return np.concatenate([classifier.session.run(None, {classifier.input_name:
+                                                             images[i:i + 256]})[0]
+                               for i in range(0, len(images), 256)])
+    probs = read(batch)
+    if upside_down:
+        probs = probs + read(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))
     return probs.argmax(axis=1)
 
 
@@ -113,6 +124,12 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
                         white_sets=args.bonus_dev)
         labels = np.repeat(np.array([*BONUS, class_names().index("5z")]), 12 * args.bonus_dev)
         sets["bonus-dev"] = _rendered(bank, labels, [args.seed, 4343], size, margin)
+    if args.unseen_sets:
+        from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank
+        bank = FaceBank([])
+        bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + args.unseen_sets))
+        labels = np.repeat(np.arange(len(class_names())), 20)
+        sets["unseen-sets"] = _rendered(bank, labels, [args.seed, 4444], size, margin)
     return sets
 
 
@@ -253,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered", type=int, default=0, help="rendered crops per class")
     parser.add_argument("--bonus-dev", type=int, default=0,
                         help="procedural bonus sets never trained on (development)")
+    parser.add_argument("--unseen-sets", type=int, default=0,
+                        help="whole procedural sets never trained on (development)")
+    parser.add_argument("--upside-down", action="store_true",
+                        help="read each crop both ways up and average (2 views)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--timing", type=Path, help="a photo to time the pipeline on")
@@ -269,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {"model": str(args.model), "sets": {}}
     for name, (crops, labels) in test_sets(args, classifier.size, classifier.margin).items():
         start = time.time()
-        result = scores(classify(classifier, crops), labels)
+        result = scores(classify(classifier, crops, args.upside_down), labels)
         report["sets"][name] = result
         worst = sorted((v, k) for k, v in result["per_class"].items())[:6]
         print(f"{name}: {result['n']} crops, accuracy {result['accuracy']:.3f} (suits and "

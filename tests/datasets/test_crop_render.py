@@ -67,6 +67,23 @@ def test_the_extra_sets_hold_only_their_tiles():
     assert bank.designs[2:] == [f"white_{BONUS_DEV_SEED0 + s}" for s in range(3)]
 
 
+def test_unseen_whole_sets_hold_every_face_and_lie_beyond_the_procedural_designs():
+    from datasets.faces import available_fonts
+    if not available_fonts():
+        pytest.skip("no CJK font installed")
+    import numpy as np
+
+    from datasets.art.build import DEFAULT_PROCEDURAL
+    from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank, rendered_crop
+    assert DEFAULT_PROCEDURAL <= UNSEEN_SET_SEED0 < BONUS_SEED0
+    bank = FaceBank([], white_sets=1)
+    bank.add_procedural_sets([UNSEEN_SET_SEED0])
+    assert bank.designs == [f"white_{BONUS_SEED0}", f"proc_s{UNSEEN_SET_SEED0}"]
+    assert bank.present.shape == (2, 42) and bank.present[1].all()
+    crop = rendered_crop(np.random.default_rng(0), bank, 0, 96, 0.08)  # 1m: only the new set has it
+    assert crop.shape == (96, 96, 3)
+
+
 def test_free_pictures_change_the_picture_and_nothing_else():
     from datasets.faces import available_fonts
     if not available_fonts():
