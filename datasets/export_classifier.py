@@ -35,9 +35,7 @@ def export(ckpt_path: Path, out: Path, views: int = 6) -> dict:
         raise SystemExit(f"{ckpt_path}: class names differ from datasets/classes.yaml")
     arch = state["args"].get("arch", "tilenet")
     net = build_net(arch, state["args"].get("widths", NARROW))
-    net.load_state_dict(state["ema"])
-    if hasattr(net, "net"):  # EfficientNet's training-time swish does not export
-        net.net.set_swish(memory_efficient=False)
+    net.load_state_dict(state["ema"])  # (the Lite models use ReLU6: no swish to swap)
     model = Probabilities(net).eval()
     size = int(state["size"])
     args = state["args"]
