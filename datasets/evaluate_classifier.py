@@ -154,14 +154,15 @@ def _median_seconds(call, repeat: int) -> float:
 
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
     """Median seconds of the app's pipeline on `photo` (decode, detect, refine with this
-    classifier read as the app reads it: three cuts, each both ways up), and of its parts:
-    the finder on the decoded photo (letterbox, ONNX, NMS, and the second look at small tiles
-    of vision/zoom.py) and the model's own ONNX call, one pass."""
+    classifier read as the app reads it: vision.refine.default_refiner, its views, the
+    glyphs and one set), and of its parts: the finder on the decoded photo (letterbox, ONNX,
+    NMS, and the second look at small tiles of vision/zoom.py) and the model's own ONNX
+    call, one pass."""
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import TileReader
-    from vision.refine import EXTRA_MARGINS, CropClassifier
+    from vision.refine import default_refiner
     out = {"photo": str(photo)}
-    refiner = CropClassifier(model, mode="reader", upside_down=True, margins=EXTRA_MARGINS)
+    refiner = default_refiner(model)
     reader = TileReader(detector or DEFAULT_MODEL_PATH, refiner=refiner)
     reader.read(photo)  # warm-up
     seconds = [reader.read(photo).seconds for _ in range(repeat)]
