@@ -218,6 +218,7 @@ def score_tiles(samples: list[Sample], results: list[Result], conf: float) -> Ti
 def synth_samples(folder: Path) -> list[Sample]:
     """Scenes of `datasets.synth`: each image with its YOLO label file."""
     from PIL import Image
+
     from datasets.train_detector import find_scenes
     samples = []
     for image, label in find_scenes(folder):

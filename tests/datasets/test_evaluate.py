@@ -6,9 +6,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.evaluate import (Result, Sample, average_precision, box_iou, drop_unlabelled,
-                               f1, match_tiles, mean_average_precision, score_tiles,
-                               without_class)
+from datasets.evaluate import (
+    Result,
+    Sample,
+    average_precision,
+    box_iou,
+    drop_unlabelled,
+    f1,
+    match_tiles,
+    mean_average_precision,
+    score_tiles,
+    without_class,
+)
 
 BOX_A = [0, 0, 10, 10]
 BOX_B = [20, 0, 30, 10]
