@@ -15,15 +15,16 @@ exactly what it saw in training. All crops of a photo go through one ONNX call.
 does not need a 12 MP decode (a third of a second here); half scale keeps a hand's tiles at
 75 pixels or more, above the classifier's input size.
 
-Decision (models/README.md): KEPT in "reader" mode, each crop cut three ways (margins
-0.08, 0.03, 0.13) and read both ways up, the six readings averaged; the tiles read as
+Decision (models/README.md): KEPT in "reader" mode. The committed classifier averages two
+networks (TileNet and EfficientNet-Lite0) and reads each crop as cut and turned 180°
+(`views` 2 in its metadata; TileNet alone read six: three cuts, both ways up); the tiles read as
 flowers or seasons are re-weighed by the number and character printed on them
 (vision/glyphs.py); the shown tiles are then read together as one set (vision/copies.py: no
 fifth copy of a tile). The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
 classifier reads every class. On the held-out real Camerash photos the pipeline reads
-per-tile F1 0.975 (every tile found; the misses are misreads: flowers, seasons, a white
-dragon), on held-out-design synthetic scenes 0.753 (operating confidence 0.5, picked on
+per-tile F1 0.996 (every tile found; the one miss a season read as a flower), on
+held-out-design synthetic scenes 0.779 (operating confidence 0.5, picked on
 development scenes of the training designs).
 """
 from __future__ import annotations
@@ -217,7 +218,7 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
     # (vision/glyphs.py), when the glyph reader is there.
     classifier = CropClassifier(path, mode="reader", one_set=operating_conf(),
                                 glyphs=default_glyph_reader())
-    classifier.set_views(classifier.views)  # as many as the model's metadata says (6)
+    classifier.set_views(classifier.views)  # as many as the model's metadata says (2)
     if names is not None and tuple(names) not in (tuple(classifier.names), TILE_FINDER_NAMES):
         return PassThrough()
     return classifier
