@@ -12,7 +12,8 @@ Two sources, neither held out (choices are made on them):
   close photo as the real ones are); `as drawn` (sets that print the flowers' number at
   the right and the seasons' at the left, or every number on one side) and `flipped` (left
   and right swapped: the flowers' number at the left, as a few real sets print it).
-Each tile is read by the app's crop classifier (six views) and by the glyph reader; a tile
+Each tile is read by the app's crop classifier (the views its metadata names, as the app
+reads) and by the glyph reader; a tile
 counts when the class of highest probability after `reweigh` is its own (`classifier +
 glyphs`), or when the glyph evidence alone picks it (`glyphs alone`). `--weights` are the
 number's, the character's and the side's weights of `vision.glyphs.evidence`, given once or
@@ -38,7 +39,7 @@ from vision.glyphs import (
     legibility,
     reweigh,
 )
-from vision.refine import DEFAULT_CLASSIFIER_PATH, EXTRA_MARGINS, CropClassifier
+from vision.refine import DEFAULT_CLASSIFIER_PATH, CropClassifier
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -111,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print("error: --weights takes three numbers, e.g. 0.7,0.7,0.35", file=sys.stderr)
         return 2
-    classifier = CropClassifier(DEFAULT_CLASSIFIER_PATH, mode="reader", upside_down=True,
-                                margins=EXTRA_MARGINS)
+    classifier = CropClassifier(DEFAULT_CLASSIFIER_PATH, mode="reader")
+    classifier.set_views(classifier.views)  # as the app reads (vision.refine.default_refiner)
     glyphs = GlyphReader()
     names = list(classifier.names)
     sources = {}
