@@ -78,6 +78,15 @@ class Result:
                       np.concatenate([self.confidence, self.alt_confidence.reshape(-1)]),
                       self.seconds, self.error)
 
+    def select(self, keep: np.ndarray) -> Result:
+        """Only the detections where `keep` is true (every per-detection field)."""
+        def pick(values):
+            return None if values is None else values[keep]
+        return replace(self, xyxy=self.xyxy[keep], class_id=self.class_id[keep],
+                       confidence=self.confidence[keep], tile_score=pick(self.tile_score),
+                       alt_class_id=pick(self.alt_class_id),
+                       alt_confidence=pick(self.alt_confidence))
+
     def kept(self, conf: float) -> np.ndarray:
         """The detections the app shows at operating confidence `conf`."""
         score = self.confidence if self.tile_score is None else self.tile_score
@@ -92,11 +101,7 @@ def drop_unlabelled(sample: Sample, result: Result) -> Result:
         keep = np.zeros(len(result.xyxy), bool)
     else:
         keep = box_iou(result.xyxy, sample.xyxy).max(axis=1) >= IGNORE_IOU
-    def pick(values):
-        return None if values is None else values[keep]
-    return Result(result.xyxy[keep], result.class_id[keep], result.confidence[keep],
-                  result.seconds, result.error, pick(result.tile_score),
-                  pick(result.alt_class_id), pick(result.alt_confidence))
+    return result.select(keep)
 
 
 def match_tiles(pred_xyxy, pred_conf, gt_xyxy, iou_threshold=0.5) -> list[tuple[int, int]]:
@@ -268,17 +273,7 @@ def without_class(samples: list[Sample], results: list[Result], class_id: int
     tiles whose faces show; a face-down tile read as a face still counts as a wrong tile)."""
     kept_samples = [replace(s, xyxy=s.xyxy[s.class_id != class_id],
                             class_id=s.class_id[s.class_id != class_id]) for s in samples]
-    kept_results = []
-    for r in results:
-        keep = r.class_id != class_id
-        kept_results.append(replace(r, xyxy=r.xyxy[keep], class_id=r.class_id[keep],
-                                    confidence=r.confidence[keep],
-                                    tile_score=None if r.tile_score is None else r.tile_score[keep],
-                                    alt_class_id=None if r.alt_class_id is None
-                                    else r.alt_class_id[keep],
-                                    alt_confidence=None if r.alt_confidence is None
-                                    else r.alt_confidence[keep]))
-    return kept_samples, kept_results
+    return kept_samples, [r.select(r.class_id != class_id) for r in results]
 
 
 CONF_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6)

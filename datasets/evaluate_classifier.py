@@ -65,17 +65,11 @@ def scores(pred: np.ndarray, labels: np.ndarray) -> dict:
             "confusions": [[t, p, n] for (t, p), n in confusions.most_common(20)]}
 
 
-def classify(classifier, crops: list[np.ndarray], upside_down: bool = False) -> np.ndarray:
-    """The class of each crop, read once (or, `upside_down`, averaged with it turned 180°)."""
+def classify(classifier, crops: list[np.ndarray]) -> np.ndarray:
+    """The class of each crop, read as the classifier is set to (once, or both ways up)."""
     batch = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-
-    def read(images: np.ndarray) -> np.ndarray:
-        return np.concatenate([classifier.session.run(None, {classifier.input_name:
-                                                             images[i:i + 256]})[0]
-                               for i in range(0, len(images), 256)])
-    probs = read(batch)
-    if upside_down:
-        probs = probs + read(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))
+    probs = np.concatenate([classifier.read_crops([batch[i:i + 256]])
+                            for i in range(0, len(batch), 256)])
     return probs.argmax(axis=1)
 
 
@@ -287,11 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
     from vision.refine import CropClassifier
-    classifier = CropClassifier(args.model, threads=args.threads)
+    classifier = CropClassifier(args.model, threads=args.threads, upside_down=args.upside_down)
     report = {"model": str(args.model), "sets": {}}
     for name, (crops, labels) in test_sets(args, classifier.size, classifier.margin).items():
         start = time.time()
-        result = scores(classify(classifier, crops, args.upside_down), labels)
+        result = scores(classify(classifier, crops), labels)
         report["sets"][name] = result
         worst = sorted((v, k) for k, v in result["per_class"].items())[:6]
         print(f"{name}: {result['n']} crops, accuracy {result['accuracy']:.3f} (suits and "

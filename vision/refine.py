@@ -150,11 +150,16 @@ class CropClassifier:
         those of crops cut with these margins (all in the same call)."""
         if len(detections) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        views = [self.crops(rgb, detections, m) for m in (self.margin, *self.extra_margins)]
+        return self.read_crops([self.crops(rgb, detections, m)
+                                for m in (self.margin, *self.extra_margins)])
+
+    def read_crops(self, views: list[np.ndarray]) -> np.ndarray:
+        """(N, nc) mean probabilities over `views`, each (N, 3, S, S) crops of the same N
+        tiles (and, with `upside_down`, each turned 180° too), in one ONNX call."""
         if self.upside_down:
-            views += [np.ascontiguousarray(v[:, :, ::-1, ::-1]) for v in views]
+            views = views + [np.ascontiguousarray(v[:, :, ::-1, ::-1]) for v in views]
         probs = self.session.run(None, {self.input_name: np.concatenate(views)})[0]
-        return probs.reshape(len(views), len(detections), -1).mean(axis=0)
+        return probs.reshape(len(views), len(views[0]), -1).mean(axis=0)
 
     def refine(self, rgb: np.ndarray, detections: Detections) -> Detections:
         finder = tuple(detections.names) == TILE_FINDER_NAMES
