@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image
 
 from vision.layout import LaidTile, TableLayout
+from vision.legibility import closer_hint
 
 MODEL_ENV = "MAHJONG_LENS_MODEL"
 # what else in the environment changes the reader: the crop classifier, the operating confidence
@@ -123,8 +124,9 @@ def recognise(data: bytes, reader: Reader) -> Recognition | str:
     overlay = _overlay(reading.photo.rgb, detections, reading.photo.scale)
     n = len(detections)
     doubtful = int(np.sum(np.asarray(detections.confidence) < LOW_CONFIDENCE))
-    message = None
     if n == 0:
         message = ("No tiles found in this photo. Take it again from above, closer, with the "
                    "tiles filling the frame, or enter the hand with the tile buttons.")
+    else:
+        message = closer_hint(layout)
     return Recognition(overlay, layout, n, doubtful, time.perf_counter() - start, message)

@@ -21,11 +21,12 @@ SIZE = 640
 HAND = ["4p5p6p7s8s9sN N", "1m^2m3m #EE# 3f"]
 
 
-def _model(tmp_path: Path, rows) -> Path:
-    """A stub detector that finds the tiles of `rows`, fitted into a 640x640 photo."""
+def _model(tmp_path: Path, rows, span: float = SIZE - 80) -> Path:
+    """A stub detector that finds the tiles of `rows`, fitted into `span` pixels of a 640x640
+    photo (the whole photo: tiles about 59 pixels across)."""
     found = detections(rows, angle_deg=90)
     xyxy = found.xyxy - np.tile(found.xyxy[:, :2].min(axis=0), 2)
-    xyxy = xyxy * (SIZE - 80) / xyxy.max() + 40
+    xyxy = xyxy * span / xyxy.max() + 40
     out = np.concatenate([xyxy, np.full((len(xyxy), 1), 0.9), found.class_id[:, None]], axis=1)
     return write_stub_model(tmp_path / "hand.onnx", out[None].astype(np.float32), imgsz=(SIZE, SIZE),
                             names=list(VISION_CLASSES))
@@ -70,3 +71,13 @@ def test_photo_with_no_tiles_is_one_line_exit_2(tmp_path, photo, capsys):
     assert main(["read", str(photo), "--json", "--model", str(model)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "no tiles" in err
+
+
+@pytest.mark.parametrize("span, small", [(SIZE - 80, False), ((SIZE - 80) / 2, True)])
+def test_small_tiles_add_a_note(tmp_path, photo, capsys, span, small):
+    """The same hand read at full size and at half size (tiles about 29 pixels across)."""
+    model = _model(tmp_path, HAND, span)
+    assert main(["read", str(photo), "--model", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "[123m1][EEEE]456p789sNN"
+    assert ("tiles are small in this photo" in out) == small

@@ -28,15 +28,15 @@ class Reading:
 class FakeReader:
     """Stands in for `vision.pipeline.TileReader`: decodes for real, 'detects' given tiles."""
 
-    def __init__(self, codes, confidence=0.9, fail=None):
-        self.codes, self.confidence, self.fail = codes, confidence, fail
+    def __init__(self, codes, confidence=0.9, fail=None, width=50):
+        self.codes, self.confidence, self.fail, self.width = codes, confidence, fail, width
 
     def read(self, source):
         if self.fail:
             raise self.fail
         photo = load_photo(source)
         n = len(self.codes)
-        boxes = [[40 + 60 * i, 50, 90 + 60 * i, 120] for i in range(n)]
+        boxes = [[40 + 60 * i, 50, 40 + self.width + 60 * i, 120] for i in range(n)]
         names = sorted(set(self.codes)) or ["1m"]
         return Reading(photo, Detections(np.array(boxes, np.float32).reshape(-1, 4),
                                          [names.index(c) for c in self.codes],
@@ -67,6 +67,13 @@ def test_recognise_turns_bad_photos_into_one_line(data, expected):
 def test_a_failing_reader_is_a_message_not_an_exception():
     message = recognise.recognise(table_photo(), FakeReader([], fail=RuntimeError("onnx: bad\nthing")))
     assert message.startswith("The tile reader failed") and "\n" not in message
+
+
+def test_small_tiles_ask_for_a_closer_photo():
+    codes = ["1m", "2m", "3m", "6f"]
+    assert recognise.recognise(table_photo(), FakeReader(codes, width=50)).message is None
+    found = recognise.recognise(table_photo(), FakeReader(codes, width=20))
+    assert found.tiles == 4 and "about 20 pixels" in found.message and "closer" in found.message
 
 
 def test_no_tiles_is_a_plain_note():
