@@ -5,6 +5,10 @@ pixel format) raises `ImageError`, a `ValueError`, with a one-line message; noth
 escapes. The pixel-count limit is checked from the header, before any pixel is decoded, so
 a small file that claims 100 megapixels (a decompression bomb) costs nothing.
 
+Formats: whatever Pillow opens (JPEG, PNG, WebP, TIFF, BMP, AVIF, ...) and HEIC/HEIF, the
+default of iPhone cameras, through pillow-heif, which also turns the picture upright itself
+(it resets the EXIF orientation, so nothing is turned twice).
+
 `load_photo(..., min_side=640)` lets a JPEG decode at 1/2, 1/4 or 1/8 scale in the DCT
 (Pillow's `draft`), which is ten times faster than a full 12-megapixel decode and loses
 nothing for a 640-pixel detector; `Photo` keeps the full upright size so boxes map back.
@@ -19,6 +23,14 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
+
+try:  # a plugin: Image.open reads HEIC/HEIF once it is registered
+    from pillow_heif import register_heif_opener
+except ImportError:  # an install without it reads every other format; HEIC is "unknown"
+    HEIF = False
+else:
+    register_heif_opener()
+    HEIF = True
 
 DEFAULT_MAX_PIXELS = 40_000_000  # a 48 MP phone photo is refused; 12-24 MP pass.
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024  # a 40 MP 16-bit PNG fits; more is not a photo.

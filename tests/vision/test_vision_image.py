@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.image import ImageError, Photo, decode_image, load_photo
+from vision.image import HEIF, ImageError, Photo, decode_image, load_photo
 
 
 def _jpeg(width=64, height=48, exif_orientation=None) -> bytes:
@@ -23,6 +23,20 @@ def _jpeg(width=64, height=48, exif_orientation=None) -> bytes:
         image.save(buffer, "JPEG", quality=95, exif=exif.tobytes())
     else:
         image.save(buffer, "JPEG", quality=95)
+    return buffer.getvalue()
+
+
+def _saved(width: int, height: int, fmt: str, exif_orientation=None) -> bytes:
+    """The left half red, as `_jpeg`, in another format (HEIF, AVIF, WEBP)."""
+    pixels = np.zeros((height, width, 3), np.uint8)
+    pixels[:, : width // 2] = (255, 0, 0)
+    buffer = io.BytesIO()
+    extra = {}
+    if exif_orientation:
+        exif = Image.Exif()
+        exif[0x0112] = exif_orientation
+        extra["exif"] = exif.tobytes()
+    Image.fromarray(pixels).save(buffer, fmt, quality=95, **extra)
     return buffer.getvalue()
 
 
@@ -105,7 +119,12 @@ GOOD_FILES = [
     (_png(Image.new("RGBA", (6, 4), (0, 0, 0, 0))), (4, 6), ((1, 1), (255, 255, 255))),
     (_palette_with_transparency(), (8, 8), ((2, 6), (255, 255, 255))),
     (_png(Image.new("1", (9, 3), 1)), (3, 9), ((1, 1), (255, 255, 255))),
+    (_saved(64, 48, "WEBP"), (48, 64), ((10, 5), (255, 0, 0))),
+    (_saved(64, 48, "AVIF"), (48, 64), ((10, 5), (255, 0, 0))),
 ]
+if HEIF:  # an iPhone's own format; a phone that turned the camera stores the turn
+    GOOD_FILES += [(_saved(64, 48, "HEIF"), (48, 64), ((10, 5), (255, 0, 0))),
+                   (_saved(64, 48, "HEIF", exif_orientation=6), (64, 48), ((5, 40), (255, 0, 0)))]
 
 
 @pytest.mark.parametrize("data,shape,probe", GOOD_FILES)
@@ -114,6 +133,18 @@ def test_good_files_decode_upright_rgb_uint8(data, shape, probe):
     assert rgb.dtype == np.uint8 and rgb.shape == (*shape, 3)
     (y, x), colour = probe
     assert np.abs(rgb[y, x].astype(int) - colour).max() <= 12
+
+
+def test_heic_is_read_when_pillow_heif_is_installed():
+    """pillow-heif is a dependency (pyproject.toml): a fresh install reads iPhone photos."""
+    assert HEIF
+
+
+def test_a_huge_heic_is_refused_from_its_header():
+    if not HEIF:
+        pytest.skip("pillow-heif is not installed")
+    with pytest.raises(ImageError, match="megapixel"):
+        load_photo(_saved(640, 480, "HEIF"), max_pixels=100_000)
 
 
 def test_jpeg_draft_keeps_full_size_and_scale():
