@@ -75,6 +75,30 @@ def test_bad_uploads_each_give_a_plain_message(page, stub_model):
     assert "14 tiles read" in texts(page)
 
 
+def _resaved(data: bytes, fmt: str, scale: float = 1.0) -> bytes:
+    image = Image.open(io.BytesIO(data))
+    if scale != 1.0:
+        image = image.resize((round(image.width * scale), round(image.height * scale)), Image.LANCZOS)
+    out = io.BytesIO()
+    image.save(out, format=fmt, quality=90)
+    return out.getvalue()
+
+
+def test_an_iphone_heic_photo_is_read(page, stub_model):
+    _upload(page, "IMG_0001.heic", _resaved(table_photo(), "HEIF"), "image/heic")
+    assert "14 tiles read" in texts(page)
+    assert not any("Could not use this photo" in w.value for w in page.warning)
+
+
+def test_small_tiles_ask_for_a_closer_photo(page, stub_model):
+    """The same photo at half size: its tiles are 35 pixels across, under the hint's 36."""
+    _upload(page, "hand.jpg", table_photo())
+    assert "closer" not in texts(page)
+    _upload(page, "small.jpg", _resaved(table_photo(), "JPEG", scale=0.5))
+    said = "\n".join(w.value for w in page.info)
+    assert "14 tiles read" in texts(page) and "tiles are small" in said and "closer" in said
+
+
 def test_a_photo_with_no_tiles_says_so(page, tmp_path, monkeypatch):
     from app_fixtures import write_model
     monkeypatch.setenv("MAHJONG_LENS_MODEL", str(write_model(tmp_path / "empty.onnx", [], [])))
