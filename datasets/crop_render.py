@@ -35,6 +35,7 @@ TABLES = [(25, 95, 55), (20, 70, 130), (120, 30, 35), (60, 60, 65), (140, 95, 60
 BONUS_SEED0 = 10_000  # procedural bonus sets of the classifier: far from proc_s000..063
 BONUS_DEV_SEED0 = 60_000  # procedural bonus sets for development: beyond any training run's
 UNSEEN_SET_SEED0 = 5_000  # whole procedural sets for development: no training run draws them
+VARIANT_SEED0 = 30_000  # whole procedural sets with other arrangements (faces.sample_variants)
 PAIRED_SHARE = 0.5  # procedural bonus sets laid out as most real sets are (see bonus_face)
 
 
@@ -194,11 +195,12 @@ class FaceBank:
             self._add_procedural(f"white_{seed}", seed, {"5z": white_dragon_face(seed)})
         self.present = np.array(self.present)
 
-    def add_procedural_sets(self, seeds) -> None:
-        """Whole procedural sets (datasets.faces.render_design), all 42 faces each."""
+    def add_procedural_sets(self, seeds, variants: bool = False) -> None:
+        """Whole procedural sets (datasets.faces.render_design), all 42 faces each; with
+        `variants`, each with its own arrangements of dots and sticks."""
         self.present = list(self.present)
         for seed in seeds:
-            atlas, meta = F.render_design(int(seed))
+            atlas, meta = F.render_design(int(seed), variants=variants)
             self._add(meta["name"], atlas, meta["face_bg"], np.ones(42, bool))
         self.present = np.array(self.present)
 

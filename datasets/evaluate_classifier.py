@@ -20,6 +20,9 @@ Test sets (every one is outside training):
   (datasets.crop_render.UNSEEN_SET_SEED0 on), 20 crops of each of their 42 faces and of
   `back`: a development stand-in for tile art the reader has never seen (choices are made on
   it; it is our own drawing, so it flatters the reader beside truly foreign art).
+- `unseen-variants`: `--unseen-variants` the same sets drawn with their own arrangements and
+  styles of dots and sticks (datasets.faces.sample_variants), as real sets differ: does the
+  reader count elements, or has it learned one picture per count? (Development.)
 Crops are read once (`--upside-down`: both ways up, averaged). Reported: accuracy overall, on the 34 suit and honour tiles, on the 8 bonus tiles, per
 class, and the most common confusions.
 
@@ -124,6 +127,13 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
         bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + args.unseen_sets))
         labels = np.repeat(np.arange(len(class_names())), 20)
         sets["unseen-sets"] = _rendered(bank, labels, [args.seed, 4444], size, margin)
+    if args.unseen_variants:
+        from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank
+        bank = FaceBank([])
+        bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + args.unseen_variants),
+                                 variants=True)
+        labels = np.repeat(np.arange(len(class_names())), 20)
+        sets["unseen-variants"] = _rendered(bank, labels, [args.seed, 4545], size, margin)
     return sets
 
 
@@ -267,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="procedural bonus sets never trained on (development)")
     parser.add_argument("--unseen-sets", type=int, default=0,
                         help="whole procedural sets never trained on (development)")
+    parser.add_argument("--unseen-variants", type=int, default=0,
+                        help="the same sets with other arrangements of dots and sticks "
+                        "(development)")
     parser.add_argument("--upside-down", action="store_true",
                         help="read each crop both ways up and average (2 views)")
     parser.add_argument("--seed", type=int, default=0)

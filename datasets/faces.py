@@ -121,6 +121,24 @@ def _stick(d, x, y0, y1, w, color, angle=0.0):
     d.line([(cx - dx * 0.9 + w * 0.15, cy - dy * 0.9), (cx + dx * 0.9 + w * 0.15, cy + dy * 0.9)], fill=(255, 255, 255), width=max(1, int(w * 0.18)))
 
 
+def _stick_plain(d, x, y0, y1, w, color, angle=0.0):
+    """A stick as a plain rounded bar with a light joint (flat, printed sets)."""
+    d.rounded_rectangle([x - w * 0.6, y0, x + w * 0.6, y1], radius=w * 0.5, fill=color)
+    d.line([(x - w * 0.6, (y0 + y1) / 2), (x + w * 0.6, (y0 + y1) / 2)], fill=(255, 255, 255),
+           width=max(1, int(w * 0.2)))
+
+
+def _stick_double(d, x, y0, y1, w, color, angle=0.0):
+    """A stick as two thin rods joined at the ends and the middle (line-drawn sets)."""
+    for dx in (-w * 0.45, w * 0.45):
+        d.line([(x + dx, y0), (x + dx, y1)], fill=color, width=max(2, int(w * 0.35)))
+    for yy in (y0, (y0 + y1) / 2, y1):
+        d.line([(x - w * 0.7, yy), (x + w * 0.7, yy)], fill=color, width=max(2, int(w * 0.3)))
+
+
+_STICKS = {"jointed": _stick, "plain": _stick_plain, "double": _stick_double}
+
+
 def _flower(d, cx, cy, r, petals, color, center):
     for k in range(petals):
         a = 2 * math.pi * k / petals
@@ -189,6 +207,59 @@ def _suit_layout(n: int) -> list[tuple[float, float]]:
     return L[n]
 
 
+def _grid(xs, ys) -> list[tuple[float, float]]:
+    return [(x, y) for y in ys for x in xs]
+
+
+# Other arrangements of the same count, drawn per set by `sample_variants` (real sets differ
+# here, and a reader that learned one arrangement per count miscounts another). Only sets
+# made with variants=True use them: the default sets, the art cache and the held-out
+# procedural designs are drawn as before.
+BAMBOO_VARIANTS = {
+    2: [[(.33, .5), (.67, .5)]],
+    3: [_grid((.25, .5, .75), (.5,)), [(.3, .27), (.7, .27), (.5, .73)]],
+    4: [_grid((.2, .4, .6, .8), (.5,))],
+    5: [[(.25, .27), (.5, .27), (.75, .27), (.33, .73), (.67, .73)]],
+    6: [_grid((.33, .67), (.18, .5, .82))],
+    7: [[(.25, .18), (.5, .18), (.75, .18), (.5, .5), (.25, .82), (.5, .82), (.75, .82)]],
+    8: [_grid((.2, .4, .6, .8), (.28, .72)), _grid((.33, .67), (.14, .38, .62, .86))],
+}
+DOT_VARIANTS = {
+    3: [_grid((.5,), (.2, .5, .8))],
+    4: [[(.5, .2), (.25, .5), (.75, .5), (.5, .8)]],
+    6: [_grid((.3, .7), (.2, .5, .8))],
+    7: [[(.5, .14)] + _grid((.3, .7), (.38, .62, .86))],
+    8: [[(.2, .18), (.5, .18), (.8, .18), (.3, .5), (.7, .5), (.2, .82), (.5, .82), (.8, .82)]],
+}
+STICK_STYLES = ("jointed", "plain", "double")
+DOT_STYLES = ("coin", "flat", "ring")
+
+
+def sample_variants(seed: int) -> dict:
+    """One set's arrangements (an index per count: 0 the usual one), stick and dot style, and
+    a fixed small offset of every element, from a stream of its own (sample_style's draws
+    are untouched)."""
+    rng = np.random.default_rng([7003, seed])
+    return {"bamboo": {n: int(rng.integers(len(v) + 1)) for n, v in BAMBOO_VARIANTS.items()},
+            "dots": {n: int(rng.integers(len(v) + 1)) for n, v in DOT_VARIANTS.items()},
+            "stick": STICK_STYLES[rng.integers(len(STICK_STYLES))],
+            "dot": DOT_STYLES[rng.integers(len(DOT_STYLES))],
+            "offsets": np.clip(rng.normal(0, 0.018, (10, 2)), -0.03, 0.03).tolist()}
+
+
+def _arranged(st: dict, suit: str, n: int, usual: list[tuple[float, float]]):
+    """The set's arrangement of n elements of `suit` ("bamboo" or "dots"), offsets included
+    (a quarter of them for dots, which nearly touch in the usual 4 and 9)."""
+    v = st.get("variants")
+    if not v:
+        return usual
+    table = BAMBOO_VARIANTS if suit == "bamboo" else DOT_VARIANTS
+    k = v[suit].get(n, 0)
+    pos = usual if k == 0 else table[n][k - 1]
+    f = 1.0 if suit == "bamboo" else 0.25
+    return [(x + f * v["offsets"][i][0], y + f * v["offsets"][i][1]) for i, (x, y) in enumerate(pos)]
+
+
 def _dots(d, st, n, box):
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -200,11 +271,19 @@ def _dots(d, st, n, box):
         d.ellipse([cx - r * .25, cy - r * .25, cx + r * .25, cy + r * .25], fill=red, outline=(255, 255, 255), width=3)
         return
     r = {2: .2, 3: .17, 4: .17, 5: .15, 6: .14, 7: .12, 8: .12, 9: .12}[n] * w * st["scale"] * 1.1
-    for k, (fx, fy) in enumerate(_suit_layout(n)):
+    style = st.get("variants", {}).get("dot", "coin")
+    for k, (fx, fy) in enumerate(_arranged(st, "dots", n, _suit_layout(n))):
         col = {2: [green, blue], 3: [blue, red, green], 4: [blue, green, green, blue], 5: [blue, green, red, green, blue],
                6: [green] * 2 + [red] * 4, 7: [green] * 3 + [red] * 4, 8: [blue] * 8,
                9: [blue] * 3 + [red] * 3 + [green] * 3}[n][k]
-        _coin(d, x0 + fx * w, y0 + fy * h, r, col, st["dot_rings"], red if col != red else blue)
+        cx, cy = x0 + fx * w, y0 + fy * h
+        if style == "coin":
+            _coin(d, cx, cy, r, col, st["dot_rings"], red if col != red else blue)
+        elif style == "flat":
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=col)
+        else:  # a ring around a small disc
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=col, width=max(2, int(r / 3)))
+            d.ellipse([cx - r / 3, cy - r / 3, cx + r / 3, cy + r / 3], fill=col)
 
 
 def _bamboo(d, st, n, box, rng):
@@ -218,7 +297,8 @@ def _bamboo(d, st, n, box, rng):
             return
         _bird(d, box, st, rng)
         return
-    if n == 8:  # the "M over W" of real sets: tilted sticks
+    variant = st.get("variants")
+    if n == 8 and not (variant and variant["bamboo"][8]):  # the "M over W" of real sets: tilted sticks
         for row, yc in enumerate((.28, .72)):
             for k in range(4):
                 ang = (0.35 if (k % 2 == 0) ^ (row == st["eight_s"]) else -0.35)
@@ -229,15 +309,17 @@ def _bamboo(d, st, n, box, rng):
         pos = [(.5, .18)] + [(x, y) for y in (.5, .82) for x in (.25, .5, .75)]
     if n in (6,):
         pos = [(x, y) for y in (.28, .72) for x in (.25, .5, .75)]
-    rows = 3 if n in (7, 9) else 2
+    pos = _arranged(st, "bamboo", n, pos)
+    rows = len({round(y, 1) for _, y in pos}) if variant else 3 if n in (7, 9) else 2
     half = h * (0.42 / rows) * (1.0 if n > 2 else 1.1)
+    draw = _STICKS[variant["stick"] if variant else "jointed"]
     for k, (fx, fy) in enumerate(pos):
         col = green
         if (n == 5 and k == 2) or (n == 7 and k == 0) or (n == 9 and k % 3 == 1):
             col = red
         if n in (4, 6, 8) and rng.random() < 0.0:
             col = blue
-        _stick(d, x0 + fx * w, y0 + fy * h - half, y0 + fy * h + half, sw, col)
+        draw(d, x0 + fx * w, y0 + fy * h - half, y0 + fy * h + half, sw, col)
 
 
 def _bird(d, box, st, rng):
@@ -350,11 +432,16 @@ def _engrave(img: Image.Image, ink: Image.Image, depth: float):
     img.paste(ink, (0, 0), ink)
 
 
-def render_design(seed: int) -> tuple[np.ndarray, dict]:
-    """All 42 faces of procedural set `seed`: (42, FACE_H, FACE_W, 3) uint8 and its meta."""
+def render_design(seed: int, variants: bool = False) -> tuple[np.ndarray, dict]:
+    """All 42 faces of procedural set `seed`: (42, FACE_H, FACE_W, 3) uint8 and its meta.
+    `variants`: with the set's own arrangements and styles of dots and sticks
+    (sample_variants; named procv_s...)."""
     st = sample_style(seed)
+    if variants:
+        st["variants"] = sample_variants(seed)
     faces = np.stack([draw_face(c, st) for c in TILE_CODES])
-    meta = {"name": f"proc_s{seed:03d}", "source": "procedural", "seed": seed, "realism": 3,
+    meta = {"name": f"proc{'v' if variants else ''}_s{seed:03d}", "source": "procedural",
+            "seed": seed, "realism": 3,
             "font": Path(st["font"][0]).name, "white_blank": bool(st["white_blank"]),
             "face_bg": list(st["bg"]), "licence": "fonts: Arphic PL / GPL-2 / OFL"}
     return faces, meta

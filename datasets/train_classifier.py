@@ -10,7 +10,8 @@ the seeded generator Generator([seed, step]) (so a resumed run sees the same dat
 - rendered from the art cache of the TRAINING designs only (datasets.designs.HELD_OUT is
   never loaded), plus `--bonus-sets` extra procedural bonus sets and `--white-sets`
   procedural white dragons (datasets.crop_render; `--free-pictures`: a share of the bonus
-  sets whose pictures say nothing of the tile);
+  sets whose pictures say nothing of the tile), and `--variant-sets` whole procedural sets
+  whose dots and sticks are arranged and drawn in other ways (datasets.faces.sample_variants);
 - cut from the synthetic training scenes of `--scenes`, one folder or several joined by
   commas (tiles of held-out designs skipped);
 - with `--camerash`, cut from the Camerash photos of the sets that are NOT held out
@@ -138,7 +139,12 @@ class CropSource:
 
     def __init__(self, args, log) -> None:
         from datasets.camerash_boxes import HELD_OUT_SETS
-        from datasets.crop_render import BONUS_DEV_SEED0, BONUS_SEED0, FaceBank
+        from datasets.crop_render import (
+            BONUS_DEV_SEED0,
+            BONUS_SEED0,
+            VARIANT_SEED0,
+            FaceBank,
+        )
         from datasets.crop_sources import camerash_patches, scene_patches
         from datasets.designs import HELD_OUT, select
         designs = [d for d in select("train") if d not in HELD_OUT]
@@ -148,8 +154,11 @@ class CropSource:
         start = time.time()
         self.bank = FaceBank(designs, bonus_sets=args.bonus_sets,
                              white_sets=args.white_sets, free_pictures=args.free_pictures)
+        variant_sets = getattr(args, "variant_sets", 0)
+        self.bank.add_procedural_sets(range(VARIANT_SEED0, VARIANT_SEED0 + variant_sets),
+                                      variants=True)
         log(f"face bank: {len(designs)} training designs + {args.bonus_sets} bonus sets + "
-            f"{args.white_sets} white dragons "
+            f"{args.white_sets} white dragons + {variant_sets} sets of other arrangements "
             f"({time.time() - start:.0f} s); held out: {', '.join(HELD_OUT)}")
         self.sources = {}
         if args.scenes:
@@ -255,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the procedural bonus sets whose pictures are random")
     parser.add_argument("--white-sets", type=int, default=0,
                         help="procedural white dragons (datasets.crop_render.white_dragon_face)")
+    parser.add_argument("--variant-sets", type=int, default=0,
+                        help="whole procedural sets whose dots and sticks are arranged and "
+                        "drawn in other ways (datasets.faces.sample_variants)")
     parser.add_argument("--size", type=int, default=0,
                         help=f"input side in pixels (default: the resumed run's, else {SIZE}); "
                         "TileNet pools globally, so a resumed run may change it")
@@ -273,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if state is not None:  # the data and plan of the run being resumed
         saved = state["args"]
         data = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
-                "bonus_sets", "bonus_weight", "white_sets", "free_pictures")
+                "bonus_sets", "bonus_weight", "white_sets", "free_pictures", "variant_sets")
         for key in ("seed", "batch", "lr") + (() if args.new_data else data):
             setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)
