@@ -53,7 +53,9 @@ def _load(ckpt_path: Path) -> tuple[nn.Module, dict]:
 
 def _data(args: dict) -> str:
     data = [(f"rendered: training designs of the art cache + {args['bonus_sets']} procedural "
-             f"bonus sets + {args.get('white_sets', 0)} procedural white dragons")]
+             f"bonus sets + {args.get('white_sets', 0)} procedural white dragons"
+             + (f" + {args['variant_sets']} procedural sets of other arrangements"
+                if args.get("variant_sets") else ""))]
     if args.get("scenes"):
         folders = ", ".join(Path(f).name for f in str(args["scenes"]).split(","))
         data.append(f"synthetic training scenes ({folders})")
