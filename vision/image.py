@@ -105,6 +105,9 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
             raise ImageError(f"{name}: image is larger than {max_pixels / 1e6:.0f} "
                              f"megapixels, the limit") from None
         except UnidentifiedImageError:
+            if data[4:8] == b"ftyp":  # an ISO media file (HEIC, HEIF, AVIF) that did not open
+                raise ImageError(f"{name}: truncated or corrupt image (a HEIC/HEIF/AVIF file "
+                                 f"that cannot be opened)") from None
             raise ImageError(f"{name}: not an image (unknown format)") from None
         except (OSError, ValueError, SyntaxError) as exc:  # broken headers
             raise ImageError(f"{name}: not a readable image ({_one_line(exc)})") from None
