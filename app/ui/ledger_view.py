@@ -3,6 +3,7 @@ totals, MCR table points, undo of the last hand, CSV export. The data lives in `
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import streamlit as st
 
@@ -145,4 +146,13 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
                       on_click=on_new_night, args=(ledger, night))
     else:
         st.caption("No hands yet tonight. Score a hand, then 'Add to the ledger'.")
-    st.caption(f"Saved in {ledger.path}")
+    st.caption(f"Saved in {home_relative(ledger.path)}")
+
+
+def home_relative(path) -> str:
+    """`~/...` for a path in the home folder (shorter on a phone), else the path as is."""
+    path = Path(path)
+    try:
+        return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
+    except (ValueError, RuntimeError, OSError):
+        return str(path)

@@ -50,10 +50,12 @@ def server(tmp_path, stub_model):
     port = _free_port()
     env = {**os.environ, "MAHJONG_LENS_MODEL": os.environ.get("MAHJONG_LENS_BROWSER_MODEL") or str(stub_model),
            "MAHJONG_LENS_CLASSIFIER": "none" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else "",
-           "MAHJONG_LENS_CONF": "0.25" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else ""}
+           "MAHJONG_LENS_CONF": "0.25" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else "",
+           "HOME": str(tmp_path / "home")}  # the ledger in its usual place, as a user sees it
     log = open(tmp_path / "server.log", "wb")
+    data = tmp_path / "home" / ".mahjong-lens"
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
-                             "--server.address", "127.0.0.1", "--data-dir", str(tmp_path / "data")],
+                             "--server.address", "127.0.0.1", "--data-dir", str(data)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -158,6 +160,7 @@ def test_upload_fix_score_add_reload(server, browser):
         frames = page.locator("[data-testid=stDataFrame]")
         frames.first.wait_for()  # the grid is a lazily loaded component: it can come after the table
         assert frames.count() == 1
+        assert page.get_by_text("Saved in ~/.mahjong-lens/ledger.sqlite3").count() == 1
         shot(page, "06-after-reload")
         _readme_picture(heads, _top(page, "Tonight"))
 

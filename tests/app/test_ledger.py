@@ -146,3 +146,14 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
         p.join(60)
     assert [p.exitcode for p in procs] == [0, 0]
     assert len(ledger.hands(night)) == 50
+
+
+@pytest.mark.parametrize("under_home, shown", [
+    (".mahjong-lens/ledger.sqlite3", "~/.mahjong-lens/ledger.sqlite3"),
+    (None, None),  # elsewhere: the path as it is
+])
+def test_the_page_shows_the_ledger_path_home_relative(tmp_path, monkeypatch, under_home, shown):
+    from app.ui.ledger_view import home_relative
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    path = tmp_path / "home" / under_home if under_home else tmp_path / "elsewhere" / "l.sqlite3"
+    assert home_relative(path) == (shown or str(path))
