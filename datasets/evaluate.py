@@ -1,6 +1,6 @@
 """Measure the detector (with its refiner) as the user meets it: photo files in, tiles out.
 
-    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash] \
+    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash [--scale 0.5]] \
         [--model models/detector.onnx] [--json cache/eval.json] [--limit N] [--conf C] \
         [--classifier none | PATH [--reader] [--upside-down] [--margins 0.03,0.13]
                               [--min-confidence 0.5]]
@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -250,6 +251,20 @@ def camerash_samples(camerash: Path, boxes_json: Path, held_out: bool = True) ->
     return samples
 
 
+def shrunk(samples: list[Sample], scale: float, folder: Path) -> list[Sample]:
+    """The photos resized by `scale` (Lanczos, JPEG q90, written into `folder`) with their
+    boxes scaled alike: the same tiles seen smaller, as from farther or through a messenger."""
+    from PIL import Image
+    out = []
+    for sample in samples:
+        image = Image.open(sample.image).convert("RGB")
+        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        path = folder / f"{sample.image.stem}.jpg"
+        image.resize(size, Image.LANCZOS).save(path, quality=90)
+        out.append(replace(sample, image=path, xyxy=sample.xyxy * scale))
+    return out
+
+
 def run_reader(reader, samples: list[Sample]) -> list[Result]:
     from vision.image import ImageError
     results = []
@@ -331,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=Path, help="synthetic scenes with held-out designs")
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
     parser.add_argument("--boxes", type=Path, default=Path(__file__).with_name("camerash_boxes.json"))
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="with --camerash: read the photos resized by this factor (0..1]")
     parser.add_argument("--model", type=Path, default=None, help="detector ONNX file")
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
     parser.add_argument("--iou", type=float, default=None,
@@ -366,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="read flowers and seasons without their printed number and "
                              "character (vision/glyphs.py)")
     args = parser.parse_args(argv)
+    if not 0.0 < args.scale <= 1.0:
+        parser.error(f"--scale {args.scale}: expected a factor in (0, 1]")
     from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import NMS_IOU, TileReader
@@ -400,8 +419,12 @@ def main(argv: list[str] | None = None) -> int:
                               results, reader.names, args.conf))
     if args.camerash:
         samples = camerash_samples(args.camerash, args.boxes)
-        reports.append(report("Camerash held-out real photos", samples,
-                              run_reader(reader, samples), reader.names, args.conf))
+        with tempfile.TemporaryDirectory() as folder:
+            if args.scale != 1.0:
+                samples = shrunk(samples, args.scale, Path(folder))
+            reports.append(report("Camerash held-out real photos"
+                                  + (f", shrunk to {args.scale:g}" if args.scale != 1.0 else ""),
+                                  samples, run_reader(reader, samples), reader.names, args.conf))
     if not reports:
         parser.error("give --synth and/or --camerash")
     if args.json:

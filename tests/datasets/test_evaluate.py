@@ -159,3 +159,15 @@ def test_top3_map_credits_a_right_runner_up_and_the_headline_does_not():
     kept = drop_unlabelled(_sample([BOX_A], [0], partial=True), two)
     assert kept.alt_class_id.tolist() == [[0, 2]]
     assert _result([BOX_A], [0], [0.9]).with_runners_up().class_id.tolist() == [0]
+
+
+def test_shrunk_photos_keep_their_tiles_in_place(tmp_path):
+    from PIL import Image
+
+    from datasets.evaluate import shrunk
+    Image.new("RGB", (200, 100), (10, 120, 60)).save(tmp_path / "p.png")
+    sample = Sample(tmp_path / "p.png", np.array([[20.0, 10.0, 60.0, 70.0]]), np.array([3]), True)
+    (small,) = shrunk([sample], 0.5, tmp_path)
+    assert Image.open(small.image).size == (100, 50) and small.image.suffix == ".jpg"
+    assert small.xyxy.tolist() == [[10.0, 5.0, 30.0, 35.0]] and small.class_id.tolist() == [3]
+    assert small.partial and sample.xyxy[0, 0] == 20.0  # the original is untouched
