@@ -162,3 +162,12 @@ def test_photo_validates_its_array():
         Photo(rgb=np.zeros((4, 4), np.float32), width=4, height=4)
     with pytest.raises(ValueError, match="smaller"):
         Photo(rgb=np.zeros((4, 4, 3), np.uint8), width=2, height=4)
+
+
+def test_a_48_megapixel_phone_photo_is_read_at_reduced_scale():
+    """Phones' high-resolution modes (48-50 MP) pass the limit; the JPEG decodes small."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (8000, 6000), (40, 110, 60)).save(buffer, "JPEG", quality=50)
+    photo = load_photo(buffer.getvalue(), min_side=1200)
+    assert (photo.width, photo.height) == (8000, 6000)
+    assert photo.rgb.shape == (1500, 2000, 3)
