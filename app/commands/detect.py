@@ -31,7 +31,7 @@ def add_parser(subparsers) -> None:
                         help="minimum tile score, 0..1 (default: the pipeline's operating "
                              "confidence, vision.pipeline.OPERATING_CONF or $MAHJONG_LENS_CONF)")
     parser.add_argument("--max-megapixels", type=float, default=None,
-                        help="refuse larger images (default: vision.image's limit, 40)")
+                        help="refuse larger images (default: vision.image's limit, 64)")
     parser.set_defaults(run=run)
 
 
