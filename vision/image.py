@@ -38,7 +38,7 @@ else:
 # 12-64 MP pass: phones shoot 12 MP by default and 48-50 MP in their high-resolution modes
 # (a JPEG then decodes at 1/4 scale in about the time of a 12 MP one); a 100 MP claim is refused.
 DEFAULT_MAX_PIXELS = 64_000_000
-DEFAULT_MAX_BYTES = 200 * 1024 * 1024  # a compressed 64 MP 16-bit PNG fits; more is not a photo.
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024  # ten times a 48 MP phone JPEG; more is not a photo.
 ALPHA_BACKGROUND = (255, 255, 255)  # transparent art (tile renders) lies on white.
 
 
