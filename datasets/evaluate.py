@@ -1,6 +1,6 @@
 """Measure the detector (with its refiner) as the user meets it: photo files in, tiles out.
 
-    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash [--scale 0.5]] \
+    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash [--scale 0.5] [--turn 90]] \
         [--model models/detector.onnx] [--json cache/eval.json] [--limit N] [--conf C] \
         [--classifier none | PATH [--reader] [--upside-down] [--margins 0.03,0.13]
                               [--min-confidence 0.5]]
@@ -251,17 +251,26 @@ def camerash_samples(camerash: Path, boxes_json: Path, held_out: bool = True) ->
     return samples
 
 
-def shrunk(samples: list[Sample], scale: float, folder: Path) -> list[Sample]:
-    """The photos resized by `scale` (Lanczos, JPEG q90, written into `folder`) with their
-    boxes scaled alike: the same tiles seen smaller, as from farther or through a messenger."""
+def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int = 0
+           ) -> list[Sample]:
+    """The photos resized by `scale` (Lanczos) and turned `turns` x 90 degrees counter-
+    clockwise in their pixels (no EXIF), written into `folder` as JPEG q90, with their boxes
+    moved alike: the same tiles seen smaller (from farther, through a messenger) or from
+    another side of the table."""
     from PIL import Image
     out = []
     for sample in samples:
         image = Image.open(sample.image).convert("RGB")
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        image = image.resize(size, Image.LANCZOS) if scale != 1.0 else image
+        xyxy = sample.xyxy * scale
+        for _ in range(turns % 4):  # (x, y) -> (y, width - x), one quarter turn at a time
+            x1, y1, x2, y2 = xyxy.T
+            xyxy = np.stack([y1, image.width - x2, y2, image.width - x1], axis=1)
+            image = image.transpose(Image.Transpose.ROTATE_90)
         path = folder / f"{sample.image.stem}.jpg"
-        image.resize(size, Image.LANCZOS).save(path, quality=90)
-        out.append(replace(sample, image=path, xyxy=sample.xyxy * scale))
+        image.save(path, quality=90)
+        out.append(replace(sample, image=path, xyxy=xyxy))
     return out
 
 
@@ -347,7 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
     parser.add_argument("--boxes", type=Path, default=Path(__file__).with_name("camerash_boxes.json"))
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="with --camerash: read the photos resized by this factor (0..1]")
+                        help="read the photos resized by this factor (0..1]")
+    parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="read the photos turned this many degrees counter-clockwise "
+                             "(in the pixels, no EXIF)")
     parser.add_argument("--model", type=Path, default=None, help="detector ONNX file")
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
     parser.add_argument("--iou", type=float, default=None,
@@ -409,22 +421,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.views and hasattr(reader.refiner, "set_views"):
         reader.refiner.set_views(args.views)
     reports = []
-    if args.synth:
-        samples = synth_samples(args.synth)[: args.limit or None]
-        results = run_reader(reader, samples)
-        if args.face_up_only:
-            samples, results = without_class(samples, results, reader.names.index(BACK))
-        reports.append(report(f"synthetic scenes ({args.synth})"
-                              + (", face-up tiles only" if args.face_up_only else ""), samples,
-                              results, reader.names, args.conf))
-    if args.camerash:
-        samples = camerash_samples(args.camerash, args.boxes)
-        with tempfile.TemporaryDirectory() as folder:
-            if args.scale != 1.0:
-                samples = shrunk(samples, args.scale, Path(folder))
-            reports.append(report("Camerash held-out real photos"
-                                  + (f", shrunk to {args.scale:g}" if args.scale != 1.0 else ""),
-                                  samples, run_reader(reader, samples), reader.names, args.conf))
+    reshoot = args.scale != 1.0 or args.turn
+    how = ((f", shrunk to {args.scale:g}" if args.scale != 1.0 else "")
+           + (f", turned {args.turn} degrees" if args.turn else ""))
+    with tempfile.TemporaryDirectory() as folder:
+        if args.synth:
+            samples = synth_samples(args.synth)[: args.limit or None]
+            if reshoot:
+                (Path(folder) / "synth").mkdir()
+                samples = reshot(samples, Path(folder) / "synth", args.scale, args.turn // 90)
+            results = run_reader(reader, samples)
+            if args.face_up_only:
+                samples, results = without_class(samples, results, reader.names.index(BACK))
+            reports.append(report(f"synthetic scenes ({args.synth})" + how
+                                  + (", face-up tiles only" if args.face_up_only else ""),
+                                  samples, results, reader.names, args.conf))
+        if args.camerash:
+            samples = camerash_samples(args.camerash, args.boxes)
+            if reshoot:
+                (Path(folder) / "camerash").mkdir()
+                samples = reshot(samples, Path(folder) / "camerash", args.scale, args.turn // 90)
+            reports.append(report("Camerash held-out real photos" + how, samples,
+                                  run_reader(reader, samples), reader.names, args.conf))
     if not reports:
         parser.error("give --synth and/or --camerash")
     if args.json:

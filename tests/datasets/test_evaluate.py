@@ -161,13 +161,27 @@ def test_top3_map_credits_a_right_runner_up_and_the_headline_does_not():
     assert _result([BOX_A], [0], [0.9]).with_runners_up().class_id.tolist() == [0]
 
 
-def test_shrunk_photos_keep_their_tiles_in_place(tmp_path):
+# (scale, turns, expected photo size, expected box): a 200 x 100 photo, a tile at 20-60, 10-70
+RESHOT = [
+    (0.5, 0, (100, 50), [10, 5, 30, 35]),
+    (1.0, 1, (100, 200), [10, 140, 70, 180]),   # a quarter turn: x -> y, y -> width - x
+    (1.0, 2, (200, 100), [140, 30, 180, 90]),
+    (0.5, 3, (50, 100), [15, 10, 45, 30]),
+]
+
+
+@pytest.mark.parametrize("scale, turns, size, box", RESHOT)
+def test_reshot_photos_keep_their_tiles_in_place(tmp_path, scale, turns, size, box):
     from PIL import Image
 
-    from datasets.evaluate import shrunk
-    Image.new("RGB", (200, 100), (10, 120, 60)).save(tmp_path / "p.png")
+    from datasets.evaluate import reshot
+    pixels = np.zeros((100, 200, 3), np.uint8)
+    pixels[10:70, 20:60] = 255  # the tile, white on black
+    Image.fromarray(pixels).save(tmp_path / "p.png")
     sample = Sample(tmp_path / "p.png", np.array([[20.0, 10.0, 60.0, 70.0]]), np.array([3]), True)
-    (small,) = shrunk([sample], 0.5, tmp_path)
-    assert Image.open(small.image).size == (100, 50) and small.image.suffix == ".jpg"
-    assert small.xyxy.tolist() == [[10.0, 5.0, 30.0, 35.0]] and small.class_id.tolist() == [3]
-    assert small.partial and sample.xyxy[0, 0] == 20.0  # the original is untouched
+    (shot,) = reshot([sample], tmp_path, scale, turns)
+    image = np.asarray(Image.open(shot.image).convert("L"))
+    assert image.shape[::-1] == size and shot.image.suffix == ".jpg"
+    assert shot.xyxy.tolist() == [box] and shot.class_id.tolist() == [3] and shot.partial
+    x1, y1, x2, y2 = (int(v) for v in box)
+    assert image[y1 + 2:y2 - 2, x1 + 2:x2 - 2].mean() > 200 and image.mean() < 80  # the tile moved with its box
