@@ -258,6 +258,7 @@ def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int =
     moved alike: the same tiles seen smaller (from farther, through a messenger) or from
     another side of the table."""
     from PIL import Image
+    folder.mkdir(parents=True, exist_ok=True)
     out = []
     for sample in samples:
         image = Image.open(sample.image).convert("RGB")
@@ -421,15 +422,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.views and hasattr(reader.refiner, "set_views"):
         reader.refiner.set_views(args.views)
     reports = []
-    reshoot = args.scale != 1.0 or args.turn
     how = ((f", shrunk to {args.scale:g}" if args.scale != 1.0 else "")
            + (f", turned {args.turn} degrees" if args.turn else ""))
     with tempfile.TemporaryDirectory() as folder:
+        def taken(samples: list[Sample], name: str) -> list[Sample]:
+            if args.scale == 1.0 and not args.turn:
+                return samples
+            return reshot(samples, Path(folder) / name, args.scale, args.turn // 90)
+
         if args.synth:
-            samples = synth_samples(args.synth)[: args.limit or None]
-            if reshoot:
-                (Path(folder) / "synth").mkdir()
-                samples = reshot(samples, Path(folder) / "synth", args.scale, args.turn // 90)
+            samples = taken(synth_samples(args.synth)[: args.limit or None], "synth")
             results = run_reader(reader, samples)
             if args.face_up_only:
                 samples, results = without_class(samples, results, reader.names.index(BACK))
@@ -437,10 +439,7 @@ def main(argv: list[str] | None = None) -> int:
                                   + (", face-up tiles only" if args.face_up_only else ""),
                                   samples, results, reader.names, args.conf))
         if args.camerash:
-            samples = camerash_samples(args.camerash, args.boxes)
-            if reshoot:
-                (Path(folder) / "camerash").mkdir()
-                samples = reshot(samples, Path(folder) / "camerash", args.scale, args.turn // 90)
+            samples = taken(camerash_samples(args.camerash, args.boxes), "camerash")
             reports.append(report("Camerash held-out real photos" + how, samples,
                                   run_reader(reader, samples), reader.names, args.conf))
     if not reports:

@@ -121,19 +121,15 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
                         white_sets=args.bonus_dev)
         labels = np.repeat(np.array([*BONUS, class_names().index("5z")]), 12 * args.bonus_dev)
         sets["bonus-dev"] = _rendered(bank, labels, [args.seed, 4343], size, margin)
-    if args.unseen_sets:
-        from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank
-        bank = FaceBank([])
-        bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + args.unseen_sets))
-        labels = np.repeat(np.arange(len(class_names())), 20)
-        sets["unseen-sets"] = _rendered(bank, labels, [args.seed, 4444], size, margin)
-    if args.unseen_variants:
-        from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank
-        bank = FaceBank([])
-        bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + args.unseen_variants),
-                                 variants=True)
-        labels = np.repeat(np.arange(len(class_names())), 20)
-        sets["unseen-variants"] = _rendered(bank, labels, [args.seed, 4545], size, margin)
+    for name, count, variants, seed in (("unseen-sets", args.unseen_sets, False, 4444),
+                                        ("unseen-variants", args.unseen_variants, True, 4545)):
+        if count:
+            from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank
+            bank = FaceBank([])
+            bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + count),
+                                     variants=variants)
+            labels = np.repeat(np.arange(len(class_names())), 20)
+            sets[name] = _rendered(bank, labels, [args.seed, seed], size, margin)
     return sets
 
 

@@ -154,11 +154,10 @@ class CropSource:
         start = time.time()
         self.bank = FaceBank(designs, bonus_sets=args.bonus_sets,
                              white_sets=args.white_sets, free_pictures=args.free_pictures)
-        variant_sets = getattr(args, "variant_sets", 0)
-        self.bank.add_procedural_sets(range(VARIANT_SEED0, VARIANT_SEED0 + variant_sets),
+        self.bank.add_procedural_sets(range(VARIANT_SEED0, VARIANT_SEED0 + args.variant_sets),
                                       variants=True)
         log(f"face bank: {len(designs)} training designs + {args.bonus_sets} bonus sets + "
-            f"{args.white_sets} white dragons + {variant_sets} sets of other arrangements "
+            f"{args.white_sets} white dragons + {args.variant_sets} sets of other arrangements "
             f"({time.time() - start:.0f} s); held out: {', '.join(HELD_OUT)}")
         self.sources = {}
         if args.scenes:

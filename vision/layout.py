@@ -158,7 +158,7 @@ def _reread(detections, layout: TableLayout) -> list[tuple[str, str]]:
     # The hand's tiles: those the incomplete reading used, and the tiles of their cluster it
     # left out (a misread tile breaks a meld, whose tiles are then left out), less bonus tiles
     # and the tiles of kongs (four of a kind counts as one set).
-    used = index(_hand_tiles(layout))
+    used = index(hand_tiles(layout))
     cluster = max(geometry.clusters(xyxy), key=lambda ix: len(used & set(ix.tolist())))
     kong_melds = [m for m in layout.melds if len(m.tiles) == 4]
     kongs = tuple(next((t.code for t in m.tiles if t.code in PLAYING_SET), "back")
@@ -201,7 +201,8 @@ def _reread(detections, layout: TableLayout) -> list[tuple[str, str]]:
     return found_hands
 
 
-def _hand_tiles(layout: TableLayout) -> list[LaidTile]:
+def hand_tiles(layout: TableLayout) -> list[LaidTile]:
+    """The tiles of the hand as laid out: concealed, in melds, the winning tile (no bonus)."""
     return list(layout.concealed) + [t for m in layout.melds for t in m.tiles] + \
         ([layout.winning] if layout.winning is not None else [])
 

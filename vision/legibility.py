@@ -12,21 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.layout import LaidTile, TableLayout
+from vision.layout import TableLayout, hand_tiles
 
 SMALL_TILE_PX = 36  # median short side of the hand's tiles under which reading falls off
 
 
-def hand_tiles(layout: TableLayout) -> list[LaidTile]:
-    """The face-up tiles of the hand as laid out (face-down kong tiles carry no face to read)."""
-    tiles = list(layout.concealed) + [t for m in layout.melds for t in m.tiles]
-    tiles += list(layout.bonus) + ([layout.winning] if layout.winning else [])
-    return [t for t in tiles if t.code != "back"]
-
-
 def tile_size(layout: TableLayout) -> float | None:
-    """Median short side of the hand's face-up tiles in photo pixels; None without tiles."""
-    tiles = hand_tiles(layout)
+    """Median short side of the hand's face-up tiles, bonus tiles included, in photo pixels
+    (face-down kong tiles carry no face to read); None without tiles."""
+    tiles = [t for t in hand_tiles(layout) + list(layout.bonus) if t.code != "back"]
     if not tiles:
         return None
     box = np.array([t.box for t in tiles], np.float64).reshape(-1, 4)
