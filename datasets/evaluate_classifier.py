@@ -11,7 +11,8 @@ Test sets (every one is outside training):
 - `camerash-small`: the same boxes after shrinking the photo so that the tile is 28 pixels
   tall and saving it as JPEG quality 60 (a far tile of a phone photo);
 - `synth-scenes`: labelled tiles of the synthetic validation scenes (held-out designs);
-- `rendered`: `--rendered` crops per class drawn from the held-out designs' art;
+- `rendered`: `--rendered` crops per class drawn from the held-out designs' art
+  (`--rendered-designs dev`: from the development design no model learns, to choose by);
 - `bonus-dev`: `--bonus-dev` procedural bonus sets and white dragons drawn from seeds no
   training run draws (datasets.crop_render.BONUS_DEV_SEED0), 12 crops of each of their 9
   tiles: can the reader read a flower, season or white dragon of a set it has never seen?
@@ -112,8 +113,10 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
     if args.rendered:
         from datasets.crop_render import FaceBank
         from datasets.designs import select
-        bank = FaceBank(select("heldout"))
-        labels = np.repeat(np.arange(len(class_names())), args.rendered)
+        bank = FaceBank(select(args.rendered_designs))
+        drawable = [c for c in range(len(class_names()))   # `back` (42) every design has
+                    if c >= bank.present.shape[1] or bank.present[:, c].any()]
+        labels = np.repeat(np.array(drawable), args.rendered)
         sets["rendered"] = _rendered(bank, labels, [args.seed, 4242], size, margin)
     if args.bonus_dev:
         from datasets.crop_render import BONUS_DEV_SEED0, FaceBank
@@ -269,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
     parser.add_argument("--synth", type=Path, help="synthetic scenes of held-out designs")
     parser.add_argument("--rendered", type=int, default=0, help="rendered crops per class")
+    parser.add_argument("--rendered-designs", default="heldout", help="whose art --rendered "
+                        "draws: heldout (report) or dev (datasets.designs.DEVELOPMENT: choose)")
     parser.add_argument("--bonus-dev", type=int, default=0,
                         help="procedural bonus sets never trained on (development)")
     parser.add_argument("--unseen-sets", type=int, default=0,

@@ -10,7 +10,7 @@ PY="${PYTHON:-python}"
 DEB_PKGS=(kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg mah-jong xshisen
           fonts-symbola fonts-noto-core fonts-arphic-ukai fonts-cwtex-kai fonts-lxgw-wenkai fonts-noto-cjk fonts-droid-fallback
           fonts-dejavu-core fonts-liberation
-          librsvg2-bin imagemagick python3-pyqt5 python3-pyqt5.qtsvg)
+          librsvg2-bin imagemagick gifsicle python3-pyqt5 python3-pyqt5.qtsvg)
 missing=()
 for p in "${DEB_PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

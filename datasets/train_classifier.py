@@ -146,8 +146,8 @@ class CropSource:
             FaceBank,
         )
         from datasets.crop_sources import camerash_patches, scene_patches
-        from datasets.designs import HELD_OUT, select
-        designs = [d for d in select("train") if d not in HELD_OUT]
+        from datasets.designs import DEVELOPMENT, HELD_OUT, select
+        designs = [d for d in select(args.designs) if d not in HELD_OUT + DEVELOPMENT]
         self.size = args.size
         if BONUS_SEED0 + max(args.bonus_sets, args.white_sets) > BONUS_DEV_SEED0:
             raise SystemExit("--bonus-sets would reach the development bonus sets' seeds")
@@ -250,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=4e-3)
+    parser.add_argument("--designs", default="train", help="art cache designs to draw crops "
+                        "of (datasets.designs.select, e.g. train,extra); held-out and development "
+                        "designs are always left out")
     parser.add_argument("--scenes", default=str(REPO / "cache" / "synth_train"),
                         help="synthetic training scene folders, comma-separated ('' for none)")
     parser.add_argument("--scene-per-class", type=int, default=400)

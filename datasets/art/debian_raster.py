@@ -1,11 +1,14 @@
-"""Raster tile sets from Debian packages: GNOME Mahjongg, xmahjongg, mah-jong, xshisen.
+"""Tile sets cut from the sprites of Debian's games: GNOME Mahjongg, xmahjongg, mah-jong, xshisen.
 
 Every slot-to-class mapping below is the one checked by eye in artwork.md §2 (file slot orders
 and names are often wrong, so do not "fix" them from file names).
 """
 from __future__ import annotations
 
+import io
+import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -67,7 +70,6 @@ def xmj_real(root: Path) -> dict[str, np.ndarray]:
 def _xpm(path: Path) -> np.ndarray:
     """PIL cannot read every XPM here; ImageMagick can."""
     png = subprocess.run(["convert", str(path), "png:-"], capture_output=True, check=True).stdout
-    import io
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
@@ -98,6 +100,60 @@ def xshisen(root: Path, name: str) -> dict[str, np.ndarray]:
     return out
 
 
+# GNOME postmodern.svg: 43 cells of 64 x 88 units, rim at the left (12 units) and bottom (10).
+# Slot 37 is the GNOME foot, not a white dragon; its flowers and seasons share one picture
+# each and differ only by the numeral, as some real sets do.
+POSTMODERN_BONUS = {33: "5f", 34: "6f", 35: "7f", 36: "8f", 38: "1f", 39: "2f", 40: "3f", 41: "4f"}
+
+
+def gnome_postmodern(root: Path) -> dict[str, np.ndarray]:
+    svg = root / "usr/share/gnome-mahjongg/themes/postmodern.svg"
+    png = subprocess.run(["rsvg-convert", "-z", "4", str(svg)], capture_output=True, check=True).stdout
+    sheet = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    slots = {**{k: v for k, v in GNOME_SLOTS.items() if v != "5z"}, **POSTMODERN_BONUS}
+    return {code: sheet[4:312, c * 256 + 48:c * 256 + 252] for c, code in slots.items()}
+
+
+# xmahjongg's named-frame GIFs (artwork.md §2; the dragons and flowers as drawn, not as the
+# comments in tileset.cc say). small's flowers are the seasons 春夏秋冬, its seasons figures of
+# no flower or season (dropped), and its white dragon is blank (dropped).
+HOLM_NAMES = {**{f"{kind}-{n}": f"{n}{s}" for kind, s in (("dot", "p"), ("bamboo", "s"), ("character", "m"))
+                 for n in range(1, 10)},
+              "wind-1": "4z", "wind-2": "2z", "wind-3": "1z", "wind-4": "3z",
+              "dragon-1": "6z", "dragon-2": "7z", "dragon-3": "5z",
+              "flower-1": "4f", "flower-2": "2f", "flower-3": "1f", "flower-4": "3f",
+              **{f"season-{n}": f"{n + 4}f" for n in range(1, 5)}}
+SMALL_NAMES = {**{k: v for k, v in HOLM_NAMES.items() if not k.startswith(("season", "flower", "dragon-3"))},
+               **{f"flower-{n}": f"{n + 4}f" for n in range(1, 5)}}
+
+
+def _gif_frames(path: Path) -> dict[str, Image.Image]:
+    """The named frames, each at its own size. PIL's frame seeking paints each frame over the
+    one before, so the raw frames come from gifsicle."""
+    info = subprocess.run(["gifsicle", "--info", str(path)], capture_output=True, text=True, check=True).stdout
+    frames = re.findall(r"image #(\d+) #(\S+) (\d+)x(\d+)", info)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["gifsicle", "--explode", str(path), "-o", f"{tmp}/f"], check=True)
+        return {name: Image.open(f"{tmp}/f.{int(i):03d}").convert("RGBA").crop((0, 0, int(w), int(h)))
+                for i, name, w, h in frames}
+
+
+def xmj_holm(root: Path, name: str) -> dict[str, np.ndarray]:
+    """thick.gif / small.gif: transparent faces over a tile body of their kind, whose face
+    colour (the body's centre) fills the transparent parts."""
+    file, names = {"xmj_thick": ("thick", HOLM_NAMES), "xmj_small": ("small", SMALL_NAMES)}[name]
+    frames = _gif_frames(root / f"usr/share/games/xmahjongg/tiles/{file}.gif")
+    out = {}
+    for frame, code in names.items():
+        body = frames.get(f"base-{frame.split('-')[0]}", frames.get("base"))
+        w, h = body.size
+        colour = body.getpixel((w // 2, h // 2))[:3]
+        face = Image.new("RGBA", frames[frame].size, colour + (255,))
+        face.alpha_composite(frames[frame])
+        out[code] = np.asarray(face.convert("RGB"))
+    return out
+
+
 SOURCES = {
     "gnome_smooth": (gnome_smooth, {"realism": 4, "licence": "GPL-2+", "package": "gnome-mahjongg"}),
     "xmj_real": (xmj_real, {"realism": 5, "licence": "GPL-2+ (scan (c) 1999 Mark Sanctuary)", "package": "xmahjongg"}),
@@ -108,4 +164,9 @@ SOURCES = {
     "mahjong_v1": (mahjong_v1, {"realism": 1, "licence": "GPL-2+", "package": "mah-jong", "tiny_only": True}),
     "xshisen_s1": (lambda r: xshisen(r, "xshisen_s1"), {"realism": 2, "licence": "BSD-2", "package": "xshisen", "tiny_only": True}),
     "xshisen_s2": (lambda r: xshisen(r, "xshisen_s2"), {"realism": 2, "licence": "GPL-2", "package": "xshisen"}),
+    "gnome_postmodern": (gnome_postmodern, {"realism": 2, "licence": "GPL-2+", "package": "gnome-mahjongg"}),
+    "xmj_thick": (lambda r: xmj_holm(r, "xmj_thick"),
+                  {"realism": 2, "licence": "GPL-2+ (M. A. Holm's 1988 tiles, coloured by Kohler)", "package": "xmahjongg"}),
+    "xmj_small": (lambda r: xmj_holm(r, "xmj_small"),
+                  {"realism": 2, "licence": "GPL-2+ (after M. A. Holm's 1988 tiles)", "package": "xmahjongg", "tiny_only": True}),
 }

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from datasets.classes import TILE_CODES, class_names
-from datasets.designs import HELD_OUT, select
+from datasets.designs import DEVELOPMENT, EXTRA, HELD_OUT, select
 from datasets.faces import available_fonts
 from datasets.hands import MORE_KONGS, KongRates, is_complete_counts, sample_hand
 from datasets.synth import generate
@@ -145,17 +145,18 @@ def test_same_seed_gives_identical_files(art_root, tmp_path):
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
 
 
-@pytest.mark.parametrize("spec,expect_in,expect_out", [
-    ("train", [], list(HELD_OUT)),
-    ("heldout", [], []),
-    ("all,-proc_*", [], ["proc_s000"]),
+@pytest.mark.parametrize("spec,expect_out,within", [
+    ("train", [*HELD_OUT, *EXTRA, *DEVELOPMENT], None),
+    ("heldout", [], HELD_OUT),
+    ("extra", [], EXTRA),
+    ("dev", [], DEVELOPMENT),
+    ("all,-proc_*", ["proc_s000"], None),
 ])
-def test_design_selection(art_root, spec, expect_in, expect_out):
+def test_design_selection(art_root, spec, expect_out, within):
     chosen = select(spec, art_root)
     assert not set(chosen) & set(expect_out)
-    assert set(expect_in) <= set(chosen)
-    if spec == "heldout":
-        assert set(chosen) <= set(HELD_OUT)
+    if within is not None:
+        assert set(chosen) <= set(within)
 
 
 def test_procedural_faces_are_distinct_for_all_42_tiles():
