@@ -114,29 +114,45 @@ def zoom_crop(image, rows, rng, min_visible: float = 0.6):
     return crop, out_rows
 
 
-def _shrink_one(job: tuple[str, str, str, int, int, bool]) -> None:
+def turned(image, rows, turns: int):
+    """The image turned `turns` quarter turns counter-clockwise, and its YOLO rows alike: the
+    hand photographed from another side of the table."""
+    import numpy as np
+    for _ in range(turns % 4):  # (cx, cy, w, h) -> (cy, 1 - cx, h, w)
+        rows = np.column_stack([rows[:, 0], rows[:, 2], 1 - rows[:, 1], rows[:, 4], rows[:, 3]])
+        image = np.ascontiguousarray(np.rot90(image))
+    return image, rows
+
+
+def _shrink_one(job: tuple[str, str, str, int, int, bool, bool, float]) -> None:
+    """One image (and for training its zoomed crop), each turned a quarter either way with
+    probability `turn`; `scene_seed` < 0 (validation): as it is."""
     import cv2
     import numpy as np
-    source, label, target, long_side, zoom_seed, single_class = job
+    source, label, target, long_side, scene_seed, zoom, single_class, turn = job
     image = cv2.imread(source, cv2.IMREAD_COLOR)
     rows = np.loadtxt(label, ndmin=2) if Path(label).stat().st_size else np.zeros((0, 5))
-    _write(image, rows, Path(target), long_side, single_class)
-    if zoom_seed >= 0 and len(rows):
-        crop, crop_rows = zoom_crop(image, rows, np.random.default_rng(zoom_seed))
-        _write(crop, crop_rows, Path(target).with_name(Path(target).stem + "_zoom.jpg"),
+    turns = (np.random.default_rng([scene_seed, 90]).choice([0, 1, 3], size=2, p=[1 - turn, turn / 2, turn / 2])
+             if scene_seed >= 0 else (0, 0))
+    _write(*turned(image, rows, turns[0]), Path(target), long_side, single_class)
+    if scene_seed >= 0 and zoom and len(rows):
+        crop, crop_rows = zoom_crop(image, rows, np.random.default_rng(scene_seed))
+        _write(*turned(crop, crop_rows, turns[1]), Path(target).with_name(Path(target).stem + "_zoom.jpg"),
                long_side, single_class)
 
 
 def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
                   zoom: bool = True, real: Path | None = None, real_repeat: int = 1,
-                  single_class: bool = False) -> Path:
+                  single_class: bool = False, turn: float = 0.0) -> Path:
     """Shrunk copies in out/{images,labels}/{train,val} and the dataset yaml; reused if there.
 
     Each training scene also gives one zoomed crop (see `zoom_crop`); validation does not.
     `real` (datasets/camerash_train.py output) joins training `real_repeat` times, each
     time with another zoomed crop: a few real photos against a thousand synthetic scenes.
     `single_class`: one class, "tile": the detector only finds tiles and the crop
-    classifier reads them (vision/refine.py, "reader" mode).
+    classifier reads them (vision/refine.py, "reader" mode). `turn`: the share of training
+    images (scenes, real photos, zoomed crops) turned a quarter either way, as when the hand
+    is photographed from the side (validation is never turned).
     """
     data_yaml = out / "data.yaml"
     if data_yaml.is_file():
@@ -157,9 +173,9 @@ def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
             for i, (image, label) in enumerate(pairs):
                 index = len(jobs)
                 target = out / "images" / split / f"{index:06d}_{image.stem}.jpg"
-                zoom_seed = seed * 1_000_003 + index if split == "train" and zoom else -1
-                jobs.append((str(image), str(label), str(target), imgsz, zoom_seed,
-                             single_class))
+                scene_seed = seed * 1_000_003 + index if split == "train" else -1
+                jobs.append((str(image), str(label), str(target), imgsz, scene_seed, zoom,
+                             single_class, turn))
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(_shrink_one, jobs, chunksize=32))
     names = ["tile"] if single_class else class_names()
@@ -169,7 +185,7 @@ def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
     (out / "sources.json").write_text(json.dumps(
         {"train": str(train), "val": str(val), "counts": counts, "imgsz": imgsz,
          "zoom_crops": zoom, "seed": seed, "real": str(real) if real else None,
-         "real_repeat": real_repeat, "single_class": single_class}, indent=1))
+         "real_repeat": real_repeat, "single_class": single_class, "turn": turn}, indent=1))
     return data_yaml
 
 
@@ -196,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="how many times the real photos join each epoch")
     parser.add_argument("--single-class", action="store_true",
                         help="one class, tile: a tile finder for the crop classifier to read")
+    parser.add_argument("--turn", type=float, default=0.0,
+                        help="share of training images turned a quarter either way")
     parser.add_argument("--resume", action="store_true", help="continue from RUN/train/weights/last.pt")
     args = parser.parse_args(argv)
 
@@ -215,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("--train and --val are needed for a new run")
         data_yaml = build_dataset(args.train, args.val, args.run / "data", args.imgsz,
                                   args.seed, zoom=not args.no_zoom, real=args.real,
-                                  real_repeat=args.real_repeat, single_class=args.single_class)
+                                  real_repeat=args.real_repeat, single_class=args.single_class,
+                                  turn=args.turn)
         print(f"dataset ready in {time.time() - started:.0f} s: {data_yaml}", flush=True)
         YOLO(args.model).train(
             data=str(data_yaml), epochs=args.epochs, time=args.hours or None,
