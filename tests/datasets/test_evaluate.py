@@ -48,21 +48,24 @@ def test_matching_is_one_to_one_by_confidence():
 
 
 TILE_CASES = [
-    # (truth boxes, truth classes, detections, (tp, fp, fn), photos right, confusions)
-    ([BOX_A, BOX_B], [0, 1], ([BOX_A, BOX_B], [0, 1], [0.9, 0.8]), (2, 0, 0), 1, {}),
-    ([BOX_A, BOX_B], [0, 1], ([BOX_A, BOX_B], [0, 2], [0.9, 0.8]), (1, 1, 1), 0, {(1, 2): 1}),
-    ([BOX_A, BOX_B], [0, 1], ([BOX_A], [0], [0.9]), (1, 0, 1), 0, {}),
-    ([BOX_A], [0], ([BOX_A, BOX_A_SHIFTED], [0, 0], [0.9, 0.8]), (1, 1, 0), 0, {}),
-    ([BOX_A], [0], ([BOX_A_HALF], [0], [0.9]), (0, 1, 1), 0, {}),  # IoU 0.33: a miss
-    ([BOX_A], [0], ([BOX_A, BOX_B], [0, 1], [0.9, 0.1]), (1, 0, 0), 1, {}),  # under conf
+    # (truth boxes, truth classes, detections, (tp, fp, fn), photos right, confusions,
+    #  tiles found whatever their reading)
+    ([BOX_A, BOX_B], [0, 1], ([BOX_A, BOX_B], [0, 1], [0.9, 0.8]), (2, 0, 0), 1, {}, 2),
+    ([BOX_A, BOX_B], [0, 1], ([BOX_A, BOX_B], [0, 2], [0.9, 0.8]), (1, 1, 1), 0, {(1, 2): 1}, 2),
+    ([BOX_A, BOX_B], [0, 1], ([BOX_A], [0], [0.9]), (1, 0, 1), 0, {}, 1),
+    ([BOX_A], [0], ([BOX_A, BOX_A_SHIFTED], [0, 0], [0.9, 0.8]), (1, 1, 0), 0, {}, 1),
+    ([BOX_A], [0], ([BOX_A_HALF], [0], [0.9]), (0, 1, 1), 0, {}, 0),  # IoU 0.33: a miss
+    ([BOX_A], [0], ([BOX_A, BOX_B], [0, 1], [0.9, 0.1]), (1, 0, 0), 1, {}, 1),  # under conf
+    ([BOX_A], [0], ([BOX_A], [0], [0.1]), (0, 0, 1), 0, {}, 0),  # found only under conf
 ]
 
 
-@pytest.mark.parametrize("boxes,classes,found,counts,right,confusions", TILE_CASES)
-def test_per_tile_counts(boxes, classes, found, counts, right, confusions):
+@pytest.mark.parametrize("boxes,classes,found,counts,right,confusions,shown", TILE_CASES)
+def test_per_tile_counts(boxes, classes, found, counts, right, confusions, shown):
     score = score_tiles([_sample(boxes, classes)], [_result(*found)], conf=0.25)
     assert (score.tp, score.fp, score.fn) == counts
     assert score.photos_right == right and dict(score.confusions) == confusions
+    assert score.found == shown
 
 
 def test_per_class_counts_charge_the_read_and_the_true_class():
