@@ -19,7 +19,7 @@ from vision.refine import square_crop
 
 from .classes import class_index
 from .crop_render import jitter_box, photograph
-from .designs import HELD_OUT
+from .designs import DEVELOPMENT, HELD_OUT
 
 CONTEXT = 0.35
 
@@ -60,7 +60,7 @@ def _read_rgb(path: Path) -> np.ndarray:
 def scene_patches(folders: Path | list[Path], held_out_designs: bool = False,
                   per_class: int = 0, seed: int = 0) -> Patches:
     """Labelled tiles of synthetic scenes (one folder or several) whose design is (or is
-    not) held out; with `per_class`, at most that many of each class (scenes taken in a
+    not) held out, never of a development design; with `per_class`, at most that many of each class (scenes taken in a
     seeded random order)."""
     out = Patches()
     index = class_index()
@@ -73,6 +73,7 @@ def scene_patches(folders: Path | list[Path], held_out_designs: bool = False,
         truth = json.loads(truth_path.read_text())
         tiles = [t for t in truth["tiles"] if t.get("label") and t.get("box")
                  and (t.get("design") in HELD_OUT) == held_out_designs
+                 and t.get("design") not in DEVELOPMENT   # chosen by, so never learnt
                  and not (per_class and counts[index[t["label"]]] >= per_class)]
         if not tiles:
             continue
