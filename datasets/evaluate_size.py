@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.evaluate import MAP_CONF, Sample, match_tiles, run_reader, synth_samples
+from vision.geometry import short_sides
 
 BINS = (0, 16, 20, 24, 28, 32, 36, 40, 48, 56, 64, 80, 10_000)
 
@@ -48,7 +49,7 @@ def size_table(samples: list[Sample], results, conf: float) -> dict:
         keep = result.kept(conf)
         read, confidence = result.class_id[keep], result.confidence[keep]
         found = {g: p for p, g in match_tiles(result.xyxy[keep], confidence, sample.xyxy)}
-        side = np.minimum(sample.xyxy[:, 2] - sample.xyxy[:, 0], sample.xyxy[:, 3] - sample.xyxy[:, 1])
+        side = short_sides(sample.xyxy)
         right = [g in found and read[found[g]] == sample.class_id[g] for g in range(len(side))]
         tiles += [(float(side[g]), bool(right[g])) for g in np.where(hand)[0] if g in found]
         photos.append((float(np.median(side[hand])), all(right[g] for g in np.where(hand)[0])))

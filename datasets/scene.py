@@ -11,7 +11,7 @@ import numpy as np
 from .art.atlas import list_designs, load_faces, load_meta
 from .camera import make_camera
 from .classes import TILE_CODES, class_index
-from .designs import DEVELOPMENT, HELD_OUT, sample_design
+from .designs import NEVER_LEARNT, sample_design
 from .hands import MORE_KONGS, KongRates, sample_hand
 from .layout import Occupancy, layout_distractors, layout_hand, remaining_pool
 from .photo import apply_shadows, blur_noise, jpeg_quality, lighting
@@ -219,7 +219,7 @@ def _lender(code: str, names: list[str], root) -> str:
     the cache (the truth JSON records which), so a narrow --designs choice never aborts a run."""
     cached = list_designs(root)
     # training designs first, so that a training run never borrows a held-out face
-    for pool in (names, [n for n in cached if n not in HELD_OUT + DEVELOPMENT], cached):
+    for pool in (names, [n for n in cached if n not in NEVER_LEARNT], cached):
         for n in pool:
             if code in load_meta(n, root)["present"]:
                 return n

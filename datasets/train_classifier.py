@@ -7,8 +7,8 @@
 
 Crops of the 43 classes (42 faces + `back`) are made on the fly, one batch per step, from
 the seeded generator Generator([seed, step]) (so a resumed run sees the same data):
-- rendered from the art cache of the TRAINING designs only (datasets.designs.HELD_OUT is
-  never loaded), plus `--bonus-sets` extra procedural bonus sets and `--white-sets`
+- rendered from the art cache of the `--designs` chosen (default: the training designs;
+  datasets.designs.NEVER_LEARNT, the held-out and development designs, is never loaded), plus `--bonus-sets` extra procedural bonus sets and `--white-sets`
   procedural white dragons (datasets.crop_render; `--free-pictures`: a share of the bonus
   sets whose pictures say nothing of the tile), and `--variant-sets` whole procedural sets
   whose dots and sticks are arranged and drawn in other ways (datasets.faces.sample_variants);
@@ -146,8 +146,8 @@ class CropSource:
             FaceBank,
         )
         from datasets.crop_sources import camerash_patches, scene_patches
-        from datasets.designs import DEVELOPMENT, HELD_OUT, select
-        designs = [d for d in select(args.designs) if d not in HELD_OUT + DEVELOPMENT]
+        from datasets.designs import HELD_OUT, NEVER_LEARNT, select
+        designs = [d for d in select(args.designs) if d not in NEVER_LEARNT]
         self.size = args.size
         if BONUS_SEED0 + max(args.bonus_sets, args.white_sets) > BONUS_DEV_SEED0:
             raise SystemExit("--bonus-sets would reach the development bonus sets' seeds")

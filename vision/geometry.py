@@ -66,6 +66,12 @@ class RowFrame:
                                            # that the tile lies on another (None: not measured)
 
 
+def short_sides(xyxy) -> np.ndarray:
+    """Each box's shorter side in pixels: a tile's width whichever way it lies."""
+    box = np.asarray(xyxy).reshape(-1, 4)
+    return np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])
+
+
 def centres(xyxy: np.ndarray) -> np.ndarray:
     return (xyxy[:, :2] + xyxy[:, 2:]) / 2
 

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.detector import REPO_ROOT, cpu_session
+from vision.geometry import short_sides
 
 DEFAULT_GLYPH_PATH = REPO_ROOT / "models" / "glyph_reader.onnx"
 GLYPH_ENV = "MAHJONG_LENS_GLYPHS"  # another glyph reader file, or "none"
@@ -152,7 +153,7 @@ class GlyphReader:
 def legibility(boxes: np.ndarray) -> np.ndarray:
     """(N,) 0..1: how far the glyphs of tiles of these boxes can be read, from their short
     side in the photo as decoded: none up to LEGIBLE[0] pixels, fully from LEGIBLE[1]."""
-    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    short = short_sides(boxes)
     return np.clip((short - LEGIBLE[0]) / (LEGIBLE[1] - LEGIBLE[0]), 0.0, 1.0)
 
 

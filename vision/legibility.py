@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.geometry import short_sides
 from vision.layout import TableLayout, hand_tiles
 
 SMALL_TILE_PX = 36  # median short side of the hand's tiles under which reading falls off
@@ -23,8 +24,7 @@ def tile_size(layout: TableLayout) -> float | None:
     tiles = [t for t in hand_tiles(layout) + list(layout.bonus) if t.code != "back"]
     if not tiles:
         return None
-    box = np.array([t.box for t in tiles], np.float64).reshape(-1, 4)
-    return float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+    return float(np.median(short_sides([t.box for t in tiles])))
 
 
 def closer_hint(layout: TableLayout) -> str | None:

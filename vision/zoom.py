@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detector import Detections, Detector, box_iou, nms
+from vision.geometry import short_sides
 
 # Tiles from this finder score say where the hand is (chosen on the development scenes
 # with PAD and MIN_GAIN: 0.1 and 0.25 gave a wider region and less gain).
@@ -41,7 +42,7 @@ def tile_region(xyxy: np.ndarray, shape: tuple[int, int], imgsz: tuple[int, int]
     if len(xyxy) == 0:
         return None
     height, width = shape
-    side = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
+    side = float(np.median(short_sides(xyxy)))
     x0 = max(0, int(xyxy[:, 0].min() - PAD * side))
     y0 = max(0, int(xyxy[:, 1].min() - PAD * side))
     x1 = min(width, int(np.ceil(xyxy[:, 2].max() + PAD * side)))
