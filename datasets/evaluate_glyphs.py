@@ -1,9 +1,10 @@
 """Development measure of the glyph reader (vision/glyphs.py): flowers and seasons read right.
 
     python -m datasets.evaluate_glyphs [--camerash ../shared/data/camerash] [--sets 100] \\
-        [--min-side 60] [--weights 0.7,0.7,0.35 ...] [--json cache/glyph_eval.json]
+        [--min-side 60] [--scenes cache/synth_fd_dev ...] [--glyphs OTHER.onnx] \\
+        [--weights 0.7,0.7,0.35 ...] [--json cache/glyph_eval.json]
 
-Two sources, neither held out (choices are made on them):
+Three sources, none held out (choices are made on them):
 - `real`: the flowers and seasons of the Camerash photos of the sets that are *not* held out
   (the crop classifier trained on them, so `glyphs alone` is the telling figure there);
 - `procedural`: `--sets` procedural bonus sets of seeds no training run draws
@@ -11,7 +12,14 @@ Two sources, neither held out (choices are made on them):
   classifier's test crops are (`--min-side`: drawn again until that many pixels across, a
   close photo as the real ones are); `as drawn` (sets that print the flowers' number at
   the right and the seasons' at the left, or every number on one side) and `flipped` (left
-  and right swapped: the flowers' number at the left, as a few real sets print it).
+  and right swapped: the flowers' number at the left, as a few real sets print it);
+- `scenes`: the labelled flowers and seasons of synthetic scenes (`--scenes`, development
+  scenes only), in their true boxes, those at least LEGIBLE[0] + half the ramp across (45 px)
+  as the app decodes them. Many designs print no number, so `number right` counts the
+  tiles whose strongest number is their own among those where one is seen at 0.5 or more;
+  and `number on no-glyph tiles` is the share of such tiles (honours, 5-9 of dots and
+  bamboo, backs: glyph_render.NO_GLYPH_CODES) on which a number is seen at 0.5 or more,
+  which should be none.
 Each tile is read by the app's crop classifier (the views its metadata names, as the app
 reads) and by the glyph reader; a tile
 counts when the class of highest probability after `reweigh` is its own (`classifier +
@@ -28,9 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.glyph_render import NO_GLYPH_CODES
 from vision.detector import Detections
 from vision.glyphs import (
     BONUS_CODES,
+    LEGIBLE,
     WEIGHT_CHAR,
     WEIGHT_NUMBER,
     WEIGHT_SIDE,
@@ -94,12 +104,50 @@ def procedural_tiles(sets: int, flip: bool, min_side: float = 0.0, seed: int = 4
     return tiles, labels
 
 
+def scene_tiles(folder: Path, codes, min_side: float, pad: float = 0.25):
+    """(tiles, labels) of the scenes' labelled tiles of `codes` at least `min_side` across,
+    each as its own padded cut of the scene (image, box in it), and their class ids."""
+    from PIL import Image
+
+    from datasets.classes import class_index
+    from datasets.evaluate import synth_samples
+    from vision.geometry import short_sides
+    wanted = [class_index()[c] for c in codes]
+    tiles, labels = [], []
+    for sample in synth_samples(folder):
+        keep = np.isin(sample.class_id, wanted) & (short_sides(sample.xyxy) >= min_side)
+        if not keep.any():
+            continue
+        rgb = np.asarray(Image.open(sample.image).convert("RGB"))
+        for box, label in zip(sample.xyxy[keep], sample.class_id[keep]):
+            m = pad * (box[2:] - box[:2])
+            x1, y1 = np.maximum(0, np.floor(box[:2] - m)).astype(int)
+            x2, y2 = np.ceil(box[2:] + m).astype(int)
+            tiles.append((rgb[y1:y2, x1:x2].copy(), box - np.array([x1, y1, x1, y1])))
+            labels.append(int(label))
+    return tiles, labels
+
+
+def numbers(read: dict, labels, glyphs: GlyphReader, names) -> dict:
+    """Of the tiles on which a number 1-4 is seen at 0.5 or more: how many, and how many
+    of those read their own number (a flower's or season's place in its four)."""
+    number = np.maximum(read["seen"][:, glyphs.arabic], read["seen"][:, glyphs.chinese])
+    seen = number.max(axis=1) >= 0.5
+    own = np.array([BONUS_CODES.index(names[c]) % 4 for c in labels])
+    return {"number seen": int(seen.sum()),
+            "number right": int((seen & (number.argmax(axis=1) == own)).sum())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--camerash", type=Path, default=None)
     parser.add_argument("--sets", type=int, default=100)
     parser.add_argument("--min-side", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=4545)
+    parser.add_argument("--scenes", type=Path, action="append", default=[],
+                        help="development scenes (datasets.synth output); again for more")
+    parser.add_argument("--glyphs", type=Path, default=None,
+                        help="another glyph reader (default: the committed one)")
     parser.add_argument("--weights", action="append", default=None,
                         help="number,character,side weights; again for more")
     parser.add_argument("--json", type=Path, default=None)
@@ -114,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     classifier = CropClassifier(DEFAULT_CLASSIFIER_PATH, mode="reader")
     classifier.set_views(classifier.views)  # as the app reads (vision.refine.default_refiner)
-    glyphs = GlyphReader()
+    glyphs = GlyphReader(args.glyphs) if args.glyphs else GlyphReader()
     names = list(classifier.names)
+    legible = (LEGIBLE[0] + LEGIBLE[1]) / 2
     sources = {}
     if args.camerash:
         sources["real"] = real_tiles(args.camerash)
@@ -124,11 +173,22 @@ def main(argv: list[str] | None = None) -> int:
                                                           args.seed)
         sources["procedural flipped"] = procedural_tiles(args.sets, True, args.min_side,
                                                          args.seed)
+    for folder in args.scenes:
+        sources[f"scenes {folder.name}"] = scene_tiles(folder, BONUS_CODES, legible)
     result = {}
+    for folder in args.scenes:
+        tiles, _ = scene_tiles(folder, NO_GLYPH_CODES, legible)
+        seen = np.array([glyphs.seen(rgb, [box])[0][0] for rgb, box in tiles])
+        number = seen[:, glyphs.arabic + glyphs.chinese].max(axis=1) if len(seen) else seen
+        result[f"scenes {folder.name} no-glyph tiles"] = {
+            "tiles": len(tiles), "number on no-glyph tiles": round(float(np.mean(number >= 0.5)), 4)
+            if len(tiles) else None}
+        print(f"scenes {folder.name} no-glyph tiles", json.dumps(result[f"scenes {folder.name} no-glyph tiles"]), flush=True)
     for name, (tiles, labels) in sources.items():
         read = read_tiles(classifier, glyphs, tiles)
         result[name] = {"tiles": len(labels),
-                        "classifier": int((read["probs"].argmax(axis=1) == labels).sum())}
+                        "classifier": int((read["probs"].argmax(axis=1) == labels).sum()),
+                        **numbers(read, labels, glyphs, names)}
         for weights in options:
             key = ",".join(f"{w:g}" for w in weights)
             result[name][key] = right(read, labels, glyphs, names, weights)

@@ -13,6 +13,12 @@ as a small tile in a photo is. Glyphs come from the CJK fonts of datasets.faces 
 write the digits, as brush-written sets do) and from Latin fonts for the Arabic digits;
 clutter comes from procedural pictures (faces._picture) and from the dots and bamboo faces of
 the training designs, never from a held-out design (datasets.designs.HELD_OUT).
+
+`SceneNegatives` adds windows cut, exactly as the app cuts them (vision.glyphs.tile_views),
+from tiles of synthetic training scenes that print no bonus glyph (honours, 5-9 of dots and
+bamboo, backs): frames, tile edges, a picture's strokes seen in perspective and blur. Drawn
+flat, those were never "other" enough: on development scenes the reader saw a number 1-4
+at over 0.5 on 40 % of such tiles, and read the number of legible bonus tiles at chance.
 """
 from __future__ import annotations
 
@@ -24,7 +30,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.glyphs import ink_map
+from vision.geometry import short_sides
+from vision.glyphs import LEGIBLE, ink_map, tile_views
 
 from . import faces as F
 from .art.atlas import load_faces, load_meta
@@ -42,6 +49,10 @@ LATIN_GLOBS = ("/usr/share/fonts/truetype/dejavu/DejaVu*.ttf",
                "/usr/share/fonts/truetype/liberation/Liberation*.ttf",
                "/usr/share/fonts/opentype/urw-base35/*.otf")
 POSITIVE_SHARE = 0.6
+# Tiles that print none of GLYPHS in any design: their windows are all "other". (1-4 of a
+# suit may carry a small index numeral, 1m-4m carry 一二三四, 5m-9m are drawn flat already.)
+NO_GLYPH_CODES = ("1z", "2z", "3z", "4z", "5z", "6z", "7z", "5p", "6p", "7p", "8p", "9p",
+                  "5s", "6s", "7s", "8s", "9s", "back")
 GLYPH_SPAN = (0.45, 0.9)  # glyph height / window height of a positive window
 
 
@@ -106,6 +117,57 @@ def _has(font: tuple[str, int], text: str) -> bool:
     return mask.sum() > 0 and not (mask.shape == missing.shape and np.allclose(mask, missing))
 
 
+def never_learnt_designs(folder: Path) -> set[str]:
+    """The held-out and development designs that the scenes' truth files name."""
+    import json
+
+    from .designs import NEVER_LEARNT
+    designs = {t.get("design") for path in (folder / "truth").glob("*.json")
+               for t in json.loads(path.read_text())["tiles"]}
+    return designs & set(NEVER_LEARNT)
+
+
+class SceneNegatives:
+    """Glyph views (vision.glyphs.tile_views) of up to `tiles` legible tiles of
+    NO_GLYPH_CODES in the scenes of `folder` (datasets.synth output), each box jittered by a
+    few per cent as the finder's boxes are; `window` is a random 24 x 24 part of one."""
+
+    def __init__(self, folder: str | Path, tiles: int = 1500, seed: int = 0,
+                 stride: int = 4) -> None:
+        from .classes import class_index
+        from .train_detector import find_scenes
+        never = sorted(never_learnt_designs(Path(folder)))
+        if never:
+            raise ValueError(f"{folder}: its scenes draw designs no model may learn ({', '.join(never)})")
+        wanted = {class_index()[c] for c in NO_GLYPH_CODES}
+        rng = np.random.default_rng([8102, seed])
+        scenes = find_scenes(Path(folder))
+        self.maps: list[np.ndarray] = []
+        for k in rng.permutation(len(scenes)):
+            if len(self.maps) >= 6 * tiles:  # (six views a tile)
+                break
+            image, label = scenes[k]
+            rows = np.loadtxt(label, ndmin=2) if label.stat().st_size else np.zeros((0, 5))
+            rows = rows[np.isin(rows[:, 0].astype(int), list(wanted))]
+            if not len(rows):
+                continue
+            rgb = np.asarray(Image.open(image).convert("RGB"))
+            h, w = rgb.shape[:2]
+            cx, cy, bw, bh = (rows[:, 1] * w, rows[:, 2] * h, rows[:, 3] * w, rows[:, 4] * h)
+            boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+            boxes += rng.normal(0, 0.03, boxes.shape) * np.stack([bw, bh, bw, bh], axis=1)
+            for box in boxes[short_sides(boxes) >= LEGIBLE[0]]:
+                self.maps += [v.astype(np.float16) for v in tile_views(rgb, box, WINDOW, stride)]
+        if not self.maps:
+            raise ValueError(f"{folder}: no legible tiles without glyphs in its scenes")
+
+    def window(self, rng: np.random.Generator) -> np.ndarray:
+        m = self.maps[rng.integers(len(self.maps))]
+        y = int(rng.integers(m.shape[0] - WINDOW + 1))
+        x = int(rng.integers(m.shape[1] - WINDOW + 1))
+        return np.ascontiguousarray(m[y:y + WINDOW, x:x + WINDOW], np.float32)
+
+
 class ClutterBank:
     """Ink maps (1 = face, lower = ink) of pictures and of dots and bamboo faces: what lies
     around and under the glyphs on a tile, and what a window must not call a glyph; and
@@ -113,8 +175,11 @@ class ClutterBank:
     bent as by a brush (`brush`, see _brush)."""
 
     def __init__(self, pictures: int = 300, designs: int = 40, seed: int = 0,
-                 extra_fonts: bool = False, brush: float = 0.0) -> None:
+                 extra_fonts: bool = False, brush: float = 0.0,
+                 scenes: SceneNegatives | None = None, scene_share: float = 0.0) -> None:
         self.extra_fonts, self.brush = extra_fonts, brush
+        # that share of the "other" windows is cut from `scenes` (no draw when 0)
+        self.scenes, self.scene_share = scenes, scene_share if scenes is not None else 0.0
         rng = np.random.default_rng([8101, seed])
         self.maps: list[np.ndarray] = []
         for i in range(pictures):
@@ -190,6 +255,8 @@ def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int
     canvas = np.ones((CANVAS, CANVAS), np.float32) * rng.uniform(0.9, 1.1)
     positive = rng.random() < POSITIVE_SHARE
     label = int(rng.integers(len(GLYPHS))) if positive else OTHER
+    if not positive and bank.scene_share and rng.random() < bank.scene_share:
+        return bank.scenes.window(rng), OTHER
     # clutter: beside the glyph for a positive (glyphs are printed on bare face), anywhere else
     if rng.random() < 0.65:
         patch = bank.patch(rng, CANVAS)

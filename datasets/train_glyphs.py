@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from datasets.glyph_render import NAMES, WINDOW, ClutterBank, batch
+from datasets.glyph_render import NAMES, WINDOW, ClutterBank, SceneNegatives, batch
 
 STRIDE = 4
 
@@ -49,12 +49,17 @@ class GlyphNet(nn.Module):
 
 class Windows(torch.utils.data.IterableDataset):
     def __init__(self, seed: int, start: int, batch_size: int, extra_fonts: bool,
-                 brush: float) -> None:
+                 brush: float, scenes: str = "", scene_tiles: int = 0,
+                 scene_share: float = 0.0) -> None:
         self.seed, self.start, self.batch_size = seed, start, batch_size
         self.extra_fonts, self.brush = extra_fonts, brush
+        self.scenes, self.scene_tiles, self.scene_share = scenes, scene_tiles, scene_share
 
     def __iter__(self):
-        bank = ClutterBank(seed=self.seed, extra_fonts=self.extra_fonts, brush=self.brush)
+        scenes = (SceneNegatives(self.scenes, self.scene_tiles, self.seed, STRIDE)
+                  if self.scenes and self.scene_share > 0 else None)
+        bank = ClutterBank(seed=self.seed, extra_fonts=self.extra_fonts, brush=self.brush,
+                           scenes=scenes, scene_share=self.scene_share)
         step = self.start
         while True:
             x, y = batch(np.random.default_rng([self.seed, step]), bank, self.batch_size)
@@ -80,7 +85,9 @@ def train(args) -> None:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         step, plan, spent = state["step"], state["plan"], state["spent"]
-    loader = torch.utils.data.DataLoader(Windows(args.seed, step, args.batch, args.more_fonts, args.brush), batch_size=None,
+    windows = Windows(args.seed, step, args.batch, args.more_fonts, args.brush, args.scenes,
+                      args.scene_tiles, args.scene_share)
+    loader = torch.utils.data.DataLoader(windows, batch_size=None,
                                          num_workers=1, prefetch_factor=4)
     vx, vy = validation(args.seed, args.more_fonts)
     start, saved = time.time() - spent, time.time()
@@ -109,7 +116,8 @@ def train(args) -> None:
                 print(json.dumps(line), file=log)
         if time.time() - saved > 120 or (plan and step >= plan):
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
-                        "plan": plan, "spent": time.time() - start}, run / "last.pt")
+                        "plan": plan, "spent": time.time() - start, "args": vars(args)},
+                       run / "last.pt")
             saved = time.time()
 
 
@@ -138,6 +146,10 @@ def export(args) -> None:
     meta = {"names": json.dumps(list(NAMES), ensure_ascii=False), "window": str(WINDOW),
             "stride": str(STRIDE), "steps": str(state["step"]),
             "minutes": str(round(state["spent"] / 60, 1)), "seed": str(args.seed)}
+    trained = state.get("args", {})
+    if trained.get("scenes") and trained.get("scene_share"):
+        meta["scene_negatives"] = (f"{Path(trained['scenes']).name}: {trained['scene_tiles']} "
+                                   f"tiles, share {trained['scene_share']}")
     for k, v in meta.items():
         model.metadata_props.add(key=k, value=v)
     onnx.save(model, str(out))
@@ -158,6 +170,11 @@ def main() -> None:
                    help="share of the glyphs bent as by a brush (glyph_render._brush)")
     p.add_argument("--more-fonts", action="store_true",
                    help="draw glyphs in the fonts of glyph_render.EXTRA_CJK too, where installed")
+    p.add_argument("--scenes", default="",
+                   help="synthetic training scenes to cut 'other' windows from (glyph_render.SceneNegatives)")
+    p.add_argument("--scene-tiles", type=int, default=1500, help="tiles of --scenes to cut from")
+    p.add_argument("--scene-share", type=float, default=0.0,
+                   help="share of the 'other' windows cut from --scenes")
     p.add_argument("--export", default="", help="write the ONNX model here instead of training")
     args = p.parse_args()
     export(args) if args.export else train(args)

@@ -65,6 +65,38 @@ def ink_map(rgb: np.ndarray) -> np.ndarray:
     return np.clip(low / max(float(np.percentile(low, 90)), 1.0), 0.0, 1.2)
 
 
+def top_rows(height: int, window: int, stride: int) -> int:
+    """Rows of a tile `height` high that the windows centred in its top TOP cover."""
+    windows = max(1, int((TOP * height - window / 2) // stride) + 1)
+    return (windows - 1) * stride + window
+
+
+def tile_views(rgb: np.ndarray, box, window: int, stride: int) -> list[np.ndarray]:
+    """The top of the tile's ink map upright both ways (turned by 0/180, or by 90/270 for a
+    tile lying across), the tile at each height of HEIGHTS: the rows that hold the windows
+    centred in the top TOP of the tile. (datasets/glyph_render.py cuts its scene windows
+    from these too.)"""
+    h, w = rgb.shape[:2]
+    x1, y1 = max(0, int(box[0])), max(0, int(box[1]))
+    x2, y2 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    if x2 - x1 < 4 or y2 - y1 < 4:
+        return []
+    tile = ink_map(rgb[y1:y2, x1:x2])
+    if tile.shape[0] >= UPRIGHT * tile.shape[1]:
+        turns = (tile, tile[::-1, ::-1])
+    else:
+        turns = (np.rot90(tile, 1), np.rot90(tile, 3))
+    out = []
+    for t in turns:
+        for height in HEIGHTS:
+            width = max(window, round(t.shape[1] * height / t.shape[0]))
+            whole = cv2.resize(np.ascontiguousarray(t), (width, height),
+                               interpolation=cv2.INTER_AREA if height < t.shape[0]
+                               else cv2.INTER_LINEAR)
+            out.append(whole[:top_rows(height, window, stride)])
+    return out
+
+
 class GlyphReader:
     def __init__(self, model_path: str | os.PathLike = DEFAULT_GLYPH_PATH,
                  threads: int | None = None) -> None:
@@ -80,33 +112,11 @@ class GlyphReader:
         self.chars = [self.names.index(c) for c in "梅蘭菊竹春夏秋冬"]
 
     def views(self, rgb: np.ndarray, box) -> list[np.ndarray]:
-        """The top of the tile's ink map upright both ways (turned by 0/180, or by 90/270
-        for a tile lying across), the tile at each height of HEIGHTS: the rows that hold
-        the windows centred in the top TOP of the tile."""
-        h, w = rgb.shape[:2]
-        x1, y1 = max(0, int(box[0])), max(0, int(box[1]))
-        x2, y2 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
-        if x2 - x1 < 4 or y2 - y1 < 4:
-            return []
-        tile = ink_map(rgb[y1:y2, x1:x2])
-        if tile.shape[0] >= UPRIGHT * tile.shape[1]:
-            turns = (tile, tile[::-1, ::-1])
-        else:
-            turns = (np.rot90(tile, 1), np.rot90(tile, 3))
-        out = []
-        for t in turns:
-            for height in HEIGHTS:
-                width = max(self.window, round(t.shape[1] * height / t.shape[0]))
-                whole = cv2.resize(np.ascontiguousarray(t), (width, height),
-                                   interpolation=cv2.INTER_AREA if height < t.shape[0]
-                                   else cv2.INTER_LINEAR)
-                out.append(whole[:self.top_rows(height)])
-        return out
+        """`tile_views` at this reader's window and stride."""
+        return tile_views(rgb, box, self.window, self.stride)
 
     def top_rows(self, height: int) -> int:
-        """Rows of a tile `height` high that the windows centred in its top TOP cover."""
-        windows = max(1, int((TOP * height - self.window / 2) // self.stride) + 1)
-        return (windows - 1) * self.stride + self.window
+        return top_rows(height, self.window, self.stride)
 
     def seen(self, rgb: np.ndarray, boxes) -> tuple[np.ndarray, np.ndarray]:
         """Per tile and glyph (N, len(names)): the glyph's highest probability over the

@@ -29,3 +29,20 @@ def test_the_glyph_measure_counts_tiles_read_right(side_weight, classifier_says,
     glyphs = SimpleNamespace(arabic=[0, 1, 2, 3], chinese=[4, 5, 6, 7], chars=list(range(8, 16)))
     counted = right(read, [names.index("7f")], glyphs, names, (0.7, 0.7, side_weight))
     assert counted == {"classifier + glyphs": with_classifier, "glyphs alone": alone}
+
+
+@pytest.mark.parametrize("number_glyph, strength, seen, right_", [
+    (2, 0.95, 1, 1),   # a 3 on a 7f (the season of 3): seen, and its own
+    (6, 0.95, 1, 1),   # 三, the Chinese 3, counts the same
+    (0, 0.95, 1, 0),   # a 1 on it: seen, not its own
+    (2, 0.30, 0, 0),   # a faint 3: no number seen on the tile
+])
+def test_numbers_count_the_tiles_whose_strongest_number_is_their_own(number_glyph, strength,
+                                                                   seen, right_):
+    from datasets.evaluate_glyphs import numbers
+    names = list(class_names())
+    glyph_seen = np.full(17, 0.02)
+    glyph_seen[number_glyph] = strength
+    glyphs = SimpleNamespace(arabic=[0, 1, 2, 3], chinese=[4, 5, 6, 7])
+    counted = numbers({"seen": glyph_seen[None]}, [names.index("7f")], glyphs, names)
+    assert counted == {"number seen": seen, "number right": right_}
