@@ -23,7 +23,7 @@ import numpy as np
 
 from scoring.decompose import tiles_complete
 from scoring.hand import Hand, format_hand
-from scoring.tiles import PLAYING, sort_key
+from scoring.tiles import BACK, BONUS, PLAYING, sort_key
 
 from . import geometry, grouping, sets
 from .bonus import bonus_tiles
@@ -320,14 +320,22 @@ def _offer(m: sets.MeldChoice, codes: list[str], order: list[int]) -> int | None
     return 1 if pos == 0 else 3 if pos == last else 2
 
 
+def _nothing_to_read(codes: list[str]) -> str:
+    """Why a photo with tiles has no hand in it: which tiles it does have."""
+    bonus, back = sum(c in BONUS for c in codes), sum(c == BACK for c in codes)
+    found = [f"{n} {what}" + ("s" if n > 1 else "")
+             for n, what in ((bonus, "flower or season tile"), (back, "face-down tile")) if n]
+    return ("no face-up playing tiles found" + (f" (only {' and '.join(found)})" if found else "")
+            + ": photograph the hand's suit and honour tiles")
+
+
 def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> TableLayout:
     codes = list(detections.codes)
     xyxy = np.asarray(detections.xyxy, np.float64)
     conf = np.asarray(detections.confidence, np.float64)
     if best is None:
         ignored = tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)))
-        return TableLayout(concealed=(), ignored=ignored,
-                           notes=("no face-up playing tiles found: nothing to read",))
+        return TableLayout(concealed=(), ignored=ignored, notes=(_nothing_to_read(codes),))
     r, frame = best.reading, best.frame
     hand_tiles = list(r.concealed) + [t for m in r.melds for t in m.tiles] + \
         ([r.winning] if r.winning is not None else [])

@@ -212,6 +212,17 @@ def test_no_tiles():
     assert layout == TableLayout(concealed=(), notes=("no tiles found",))
 
 
+@pytest.mark.parametrize("row, says", [
+    ("1f2f3f4f", "(only 4 flower or season tiles)"),
+    ("5f##", "(only 1 flower or season tile and 2 face-down tiles)"),
+    ("####", "(only 4 face-down tiles)"),
+])
+def test_a_photo_without_playing_tiles_says_which_tiles_it_has(row, says):
+    layout = read_layout(detections([row]))
+    assert layout.notation is None and says in layout.notes[0]
+    assert "photograph the hand's suit and honour tiles" in layout.notes[0]
+
+
 def test_discards_far_away_are_ignored():
     # a pond of face-up tiles far above the hand, as other players' discards lie
     extra = []
