@@ -138,6 +138,16 @@ def numbers(read: dict, labels, glyphs: GlyphReader, names) -> dict:
             "number right": int((seen & (number.argmax(axis=1) == own)).sum())}
 
 
+def false_numbers(glyphs: GlyphReader, tiles, labels) -> dict:
+    """The share of tiles (none of which prints a glyph) on which a number 1-4 is seen at
+    0.5 or more."""
+    if not tiles:
+        return {"tiles": 0, "number on no-glyph tiles": None}
+    seen = np.array([glyphs.seen(rgb, [box])[0][0] for rgb, box in tiles])
+    number = seen[:, glyphs.arabic + glyphs.chinese].max(axis=1)
+    return {"tiles": len(tiles), "number on no-glyph tiles": round(float(np.mean(number >= 0.5)), 4)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--camerash", type=Path, default=None)
@@ -177,13 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         sources[f"scenes {folder.name}"] = scene_tiles(folder, BONUS_CODES, legible)
     result = {}
     for folder in args.scenes:
-        tiles, _ = scene_tiles(folder, NO_GLYPH_CODES, legible)
-        seen = np.array([glyphs.seen(rgb, [box])[0][0] for rgb, box in tiles])
-        number = seen[:, glyphs.arabic + glyphs.chinese].max(axis=1) if len(seen) else seen
-        result[f"scenes {folder.name} no-glyph tiles"] = {
-            "tiles": len(tiles), "number on no-glyph tiles": round(float(np.mean(number >= 0.5)), 4)
-            if len(tiles) else None}
-        print(f"scenes {folder.name} no-glyph tiles", json.dumps(result[f"scenes {folder.name} no-glyph tiles"]), flush=True)
+        name = f"scenes {folder.name} no-glyph tiles"
+        result[name] = false_numbers(glyphs, *scene_tiles(folder, NO_GLYPH_CODES, legible))
+        print(name, json.dumps(result[name]), flush=True)
     for name, (tiles, labels) in sources.items():
         read = read_tiles(classifier, glyphs, tiles)
         result[name] = {"tiles": len(labels),

@@ -46,3 +46,17 @@ def test_numbers_count_the_tiles_whose_strongest_number_is_their_own(number_glyp
     glyphs = SimpleNamespace(arabic=[0, 1, 2, 3], chinese=[4, 5, 6, 7])
     counted = numbers({"seen": glyph_seen[None]}, [names.index("7f")], glyphs, names)
     assert counted == {"number seen": seen, "number right": right_}
+
+
+def test_false_numbers_is_the_share_of_no_glyph_tiles_where_a_number_shows():
+    from datasets.evaluate_glyphs import false_numbers
+    strengths = iter([0.9, 0.2, 0.6, 0.1])  # per tile, its strongest number glyph
+
+    def seen(rgb, boxes):
+        row = np.full((1, 17), 0.01)
+        row[0, 5] = next(strengths)  # 二
+        return row, np.zeros((1, 17))
+    glyphs = SimpleNamespace(arabic=[0, 1, 2, 3], chinese=[4, 5, 6, 7], seen=seen)
+    tiles = [(np.zeros((8, 8, 3), np.uint8), (0, 0, 8, 8))] * 4
+    assert false_numbers(glyphs, tiles, [0] * 4) == {"tiles": 4, "number on no-glyph tiles": 0.5}
+    assert false_numbers(glyphs, [], []) == {"tiles": 0, "number on no-glyph tiles": None}
