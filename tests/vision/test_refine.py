@@ -265,3 +265,25 @@ def test_a_finder_and_reader_read_a_photo_with_no_tile_a_doubtful_one_or_a_sure_
     # one look: the stub finds its box wherever it looks, so a second look would add one
     found = TileReader(model, refiner=classifier, conf=0.5, zoom=False).read(photo).detections
     assert len(found) == (score >= 0.5)
+
+
+def test_tiles_that_may_be_flowers_are_read_again_from_shifted_boxes(tmp_path):
+    """A red tile with green to its right reads a little greener from the box shifted right;
+    its reading is the mean of the five places. A blue tile (back) is not read again."""
+    rgb = np.zeros((40, 160, 3), np.uint8)
+    rgb[:, 0:40] = (255, 0, 0)
+    rgb[:, 40:80] = (0, 255, 0)
+    rgb[:, 120:160] = (0, 0, 255)
+    found = Detections([[0, 0, 40, 40], [120, 0, 160, 40]], [0, 0], [0.9, 0.9], ["tile"])
+    path = write_colour_classifier(tmp_path / "cls.onnx", names=["1f", "2f", "back"], margin=0.0)
+    plain = CropClassifier(path, mode="reader")
+    again = CropClassifier(path, mode="reader", bonus_shift=0.25)
+    first = plain.probabilities(rgb, found)
+    read = again.reread_bonus(rgb, found.xyxy, first)
+    places = [[0, 0, 40, 40], [-10, 0, 30, 40], [10, 0, 50, 40], [0, -10, 40, 30], [0, 10, 40, 50]]
+    want = np.mean([plain.probabilities(rgb, Detections([b], [0], [0.9], ["tile"]))[0]
+                    for b in places], axis=0)
+    np.testing.assert_allclose(read[0], want, atol=1e-5)
+    assert read[0, 1] > first[0, 1]                       # greener than the first reading
+    np.testing.assert_array_equal(read[1], first[1])      # the back tile is left alone
+    assert again.refine(rgb, found).codes == plain.refine(rgb, found).codes == ["1f", "back"]
