@@ -313,6 +313,17 @@ def tile_finding_ap50(samples: list[Sample], results: list[Result]) -> float:
     return mean_average_precision(one_class(samples), one_class(results), 1)["mAP50"]
 
 
+def group_f1(per_class: dict[str, float]) -> dict[str, float | None]:
+    """Mean F1 of the flowers and seasons and of the suits and honours present: a reading
+    change can trade one group for the other with the total barely moving (session 17)."""
+    from scoring.tiles import BONUS, PLAYING
+
+    def mean(codes):
+        values = [per_class[c] for c in codes if c in per_class]
+        return round(float(np.mean(values)), 4) if values else None
+    return {"f1_flowers_seasons": mean(BONUS), "f1_suits_honours": mean(PLAYING)}
+
+
 def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
            conf: float) -> dict:
     maps = mean_average_precision(samples, results, len(names))
@@ -339,6 +350,7 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
            "unreadable": [str(s.image) for s, r in zip(samples, results) if r.error],
            "f1_by_conf": by_conf,
            "f1_per_class": per_class,
+           **group_f1(per_class),
            "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()]}
     print(f"\n== {name}: {out['photos']} photos, {out['tiles']} labelled tiles")
     top3 = f" (top-3 {out['mAP50_top3']:.3f})" if "mAP50_top3" in out else ""
@@ -350,6 +362,8 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
     print("F1 by confidence: " + ", ".join(f"{c} {v:.3f}" for c, v in by_conf.items()))
     worst = sorted(per_class.items(), key=lambda item: item[1])[:10]
     print("lowest class F1: " + ", ".join(f"{code} {value:.2f}" for code, value in worst))
+    print(f"mean class F1: flowers and seasons {out['f1_flowers_seasons']}, suits and honours "
+          f"{out['f1_suits_honours']}")
     print("confusions (true -> read): " + (", ".join(
         f"{t}->{r} x{n}" for t, r, n in out["confusions"][:15]) or "none"))
     return out

@@ -188,3 +188,13 @@ def test_reshot_photos_keep_their_tiles_in_place(tmp_path, scale, turns, size, b
     assert shot.xyxy.tolist() == [box] and shot.class_id.tolist() == [3] and shot.partial
     x1, y1, x2, y2 = (int(v) for v in box)
     assert image[y1 + 2:y2 - 2, x1 + 2:x2 - 2].mean() > 200 and image.mean() < 80  # the tile moved with its box
+
+
+@pytest.mark.parametrize("per_class, bonus, playing", [
+    ({"1f": 0.5, "2f": 1.0, "1m": 1.0, "7z": 0.8, "back": 0.2}, 0.75, 0.9),  # back in neither
+    ({"1m": 1.0}, None, 1.0),                                               # no bonus tile
+    ({}, None, None),
+])
+def test_class_groups_are_averaged_apart(per_class, bonus, playing):
+    from datasets.evaluate import group_f1
+    assert group_f1(per_class) == {"f1_flowers_seasons": bonus, "f1_suits_honours": playing}
