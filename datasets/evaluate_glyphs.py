@@ -128,6 +128,11 @@ def scene_tiles(folder: Path, codes, min_side: float, pad: float = 0.25):
     return tiles, labels
 
 
+def pick(tiles, labels, keep):
+    """The (tiles, labels) where `keep` is true."""
+    return [t for t, k in zip(tiles, keep) if k], [c for c, k in zip(labels, keep) if k]
+
+
 def numbers(read: dict, labels, glyphs: GlyphReader, names) -> dict:
     """Of the tiles on which a number 1-4 is seen at 0.5 or more: how many, and how many
     of those read their own number (a flower's or season's place in its four)."""
@@ -183,13 +188,14 @@ def main(argv: list[str] | None = None) -> int:
                                                           args.seed)
         sources["procedural flipped"] = procedural_tiles(args.sets, True, args.min_side,
                                                          args.seed)
-    for folder in args.scenes:
-        sources[f"scenes {folder.name}"] = scene_tiles(folder, BONUS_CODES, legible)
     result = {}
-    for folder in args.scenes:
+    for folder in args.scenes:  # each folder's scenes read once, both kinds of tile cut
+        tiles, labels = scene_tiles(folder, BONUS_CODES + NO_GLYPH_CODES, legible)
+        bonus = [names[c] in BONUS_CODES for c in labels]
         name = f"scenes {folder.name} no-glyph tiles"
-        result[name] = false_numbers(glyphs, *scene_tiles(folder, NO_GLYPH_CODES, legible))
+        result[name] = false_numbers(glyphs, *pick(tiles, labels, [not b for b in bonus]))
         print(name, json.dumps(result[name]), flush=True)
+        sources[f"scenes {folder.name}"] = pick(tiles, labels, bonus)
     for name, (tiles, labels) in sources.items():
         read = read_tiles(classifier, glyphs, tiles)
         result[name] = {"tiles": len(labels),

@@ -135,27 +135,24 @@ class SceneNegatives:
     def __init__(self, folder: str | Path, tiles: int = 1500, seed: int = 0,
                  stride: int = 4) -> None:
         from .classes import class_index
-        from .train_detector import find_scenes
+        from .evaluate import synth_samples
         never = sorted(never_learnt_designs(Path(folder)))
         if never:
             raise ValueError(f"{folder}: its scenes draw designs no model may learn ({', '.join(never)})")
-        wanted = {class_index()[c] for c in NO_GLYPH_CODES}
+        wanted = [class_index()[c] for c in NO_GLYPH_CODES]
         rng = np.random.default_rng([8102, seed])
-        scenes = find_scenes(Path(folder))
+        scenes = synth_samples(Path(folder))
         self.maps: list[np.ndarray] = []
         for k in rng.permutation(len(scenes)):
             if len(self.maps) >= 6 * tiles:  # (six views a tile)
                 break
-            image, label = scenes[k]
-            rows = np.loadtxt(label, ndmin=2) if label.stat().st_size else np.zeros((0, 5))
-            rows = rows[np.isin(rows[:, 0].astype(int), list(wanted))]
-            if not len(rows):
+            scene = scenes[k]
+            boxes = scene.xyxy[np.isin(scene.class_id, wanted)]
+            if not len(boxes):
                 continue
-            rgb = np.asarray(Image.open(image).convert("RGB"))
-            h, w = rgb.shape[:2]
-            cx, cy, bw, bh = (rows[:, 1] * w, rows[:, 2] * h, rows[:, 3] * w, rows[:, 4] * h)
-            boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
-            boxes += rng.normal(0, 0.03, boxes.shape) * np.stack([bw, bh, bw, bh], axis=1)
+            rgb = np.asarray(Image.open(scene.image).convert("RGB"))
+            size = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]] * 2, axis=1)
+            boxes = boxes + rng.normal(0, 0.03, boxes.shape) * size
             for box in boxes[short_sides(boxes) >= LEGIBLE[0]]:
                 self.maps += [v.astype(np.float16) for v in tile_views(rgb, box, WINDOW, stride)]
         if not self.maps:

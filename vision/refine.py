@@ -83,6 +83,11 @@ class PassThrough:
         return detections
 
 
+def bonus_ids(names) -> list[int]:
+    """Indices of the flower and season classes among `names`."""
+    return [i for i, name in enumerate(names) if name in BONUS_CODES]
+
+
 def square_crop(rgb: np.ndarray, box, size: int, margin: float = CROP_MARGIN) -> np.ndarray:
     """(size, size, 3) uint8: the box widened by `margin` of its size on each side, clipped
     to the image and squashed square (INTER_AREA to shrink, INTER_LINEAR to enlarge)."""
@@ -207,8 +212,7 @@ class CropClassifier:
     def reread_bonus(self, rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """`probs` with the tiles that may be flowers or seasons read again from their box
         shifted by `bonus_shift` of its size each way, all five places weighed alike."""
-        bonus = [i for i, name in enumerate(self.names) if name in BONUS_CODES]
-        again = np.flatnonzero(probs[:, bonus].sum(axis=1) >= REREAD_MASS)
+        again = np.flatnonzero(probs[:, bonus_ids(self.names)].sum(axis=1) >= REREAD_MASS)
         if not len(again):
             return probs
         box = boxes[again].astype(np.float64)
@@ -223,9 +227,8 @@ class CropClassifier:
     def read_glyphs(self, rgb: np.ndarray, detections: Detections, probs: np.ndarray
                     ) -> np.ndarray:
         """`probs` with the glyph evidence applied to the tiles read as flowers or seasons."""
-        bonus = [self.names.index(c) for c in BONUS_CODES]
         out = probs.copy()
-        read = np.flatnonzero(probs[:, bonus].sum(axis=1) >= BONUS_MASS)
+        read = np.flatnonzero(probs[:, bonus_ids(self.names)].sum(axis=1) >= BONUS_MASS)
         for i, ev in zip(read, self.glyphs.evidence(rgb, detections.xyxy[read])):
             out[i] = reweigh(probs[i], self.names, ev)
         return out
