@@ -127,34 +127,43 @@ def never_learnt_designs(folder: Path) -> set[str]:
     return designs & set(NEVER_LEARNT)
 
 
+def scene_tile_views(folder: str | Path, codes, seed: int, stride: int, salt: int):
+    """Per scene of `folder` (datasets.synth output), in a seeded order: (class index,
+    glyph views) of each of its legible tiles of `codes`, every box jittered by a few per
+    cent as the finder's boxes are. Refuses scenes of designs no model may learn."""
+    from .classes import class_index
+    from .evaluate import synth_samples
+    never = sorted(never_learnt_designs(Path(folder)))
+    if never:
+        raise ValueError(f"{folder}: its scenes draw designs no model may learn ({', '.join(never)})")
+    wanted = [class_index()[c] for c in codes]
+    rng = np.random.default_rng([salt, seed])
+    scenes = synth_samples(Path(folder))
+    for k in rng.permutation(len(scenes)):
+        scene = scenes[k]
+        keep = np.isin(scene.class_id, wanted)
+        if not keep.any():
+            continue
+        boxes, ids = scene.xyxy[keep], scene.class_id[keep]
+        rgb = np.asarray(Image.open(scene.image).convert("RGB"))
+        size = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]] * 2, axis=1)
+        boxes = boxes + rng.normal(0, 0.03, boxes.shape) * size
+        legible = short_sides(boxes) >= LEGIBLE[0]
+        yield [(int(i), short, tile_views(rgb, box, WINDOW, stride))
+               for i, short, box in zip(ids[legible], short_sides(boxes)[legible], boxes[legible])]
+
+
 class SceneNegatives:
     """Glyph views (vision.glyphs.tile_views) of up to `tiles` legible tiles of
-    NO_GLYPH_CODES in the scenes of `folder` (datasets.synth output), each box jittered by a
-    few per cent as the finder's boxes are; `window` is a random 24 x 24 part of one."""
+    NO_GLYPH_CODES in the scenes of `folder`; `window` is a random 24 x 24 part of one."""
 
     def __init__(self, folder: str | Path, tiles: int = 1500, seed: int = 0,
                  stride: int = 4) -> None:
-        from .classes import class_index
-        from .evaluate import synth_samples
-        never = sorted(never_learnt_designs(Path(folder)))
-        if never:
-            raise ValueError(f"{folder}: its scenes draw designs no model may learn ({', '.join(never)})")
-        wanted = [class_index()[c] for c in NO_GLYPH_CODES]
-        rng = np.random.default_rng([8102, seed])
-        scenes = synth_samples(Path(folder))
         self.maps: list[np.ndarray] = []
-        for k in rng.permutation(len(scenes)):
+        for scene in scene_tile_views(folder, NO_GLYPH_CODES, seed, stride, salt=8102):
             if len(self.maps) >= 6 * tiles:  # (six views a tile)
                 break
-            scene = scenes[k]
-            boxes = scene.xyxy[np.isin(scene.class_id, wanted)]
-            if not len(boxes):
-                continue
-            rgb = np.asarray(Image.open(scene.image).convert("RGB"))
-            size = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]] * 2, axis=1)
-            boxes = boxes + rng.normal(0, 0.03, boxes.shape) * size
-            for box in boxes[short_sides(boxes) >= LEGIBLE[0]]:
-                self.maps += [v.astype(np.float16) for v in tile_views(rgb, box, WINDOW, stride)]
+            self.maps += [v.astype(np.float16) for _, _, views in scene for v in views]
         if not self.maps:
             raise ValueError(f"{folder}: no legible tiles without glyphs in its scenes")
 
@@ -163,6 +172,39 @@ class SceneNegatives:
         y = int(rng.integers(m.shape[0] - WINDOW + 1))
         x = int(rng.integers(m.shape[1] - WINDOW + 1))
         return np.ascontiguousarray(m[y:y + WINDOW, x:x + WINDOW], np.float32)
+
+
+def own_glyphs(code: str) -> tuple[int, ...]:
+    """Indices into NAMES of the glyphs a bonus tile `code` (1f..8f) may print: its number
+    in either numeral and its character."""
+    k = int(code[0]) - 1
+    return (GLYPHS.index(str(k % 4 + 1)), GLYPHS.index("一二三四"[k % 4]), GLYPHS.index("梅蘭菊竹春夏秋冬"[k]))
+
+
+class SceneBonus:
+    """Legible flower and season tiles of synthetic training scenes, whole: each tile's glyph
+    views (as the app cuts them), the glyphs it may print (`own_glyphs`) and its short side.
+    Where a design prints its number, and whether, is not in the scene's truth; what is
+    known is that no window of the tile shows another bonus tile's glyph, and that a fully
+    legible tile's best window shows one of its own, if any (train_glyphs weighs the two)."""
+
+    def __init__(self, folder: str | Path, tiles: int = 3000, seed: int = 0,
+                 stride: int = 4) -> None:
+        from .classes import class_names
+        names = class_names()
+        self.tiles: list[tuple[list[np.ndarray], tuple[int, ...], float]] = []
+        bonus = tuple(f"{k}f" for k in range(1, 9))
+        for scene in scene_tile_views(folder, bonus, seed, stride, salt=8103):
+            if len(self.tiles) >= tiles:
+                break
+            self.tiles += [([v.astype(np.float16) for v in views], own_glyphs(names[i]), short)
+                           for i, short, views in scene if views]
+        if not self.tiles:
+            raise ValueError(f"{folder}: no legible flower or season tiles in its scenes")
+
+    def sample(self, rng: np.random.Generator, n: int):
+        """`n` tiles at random: their views, own glyphs and short sides."""
+        return [self.tiles[i] for i in rng.integers(len(self.tiles), size=n)]
 
 
 class ClutterBank:

@@ -24,7 +24,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from datasets.glyph_render import NAMES, WINDOW, ClutterBank, SceneNegatives, batch
+from datasets.glyph_render import (
+    NAMES,
+    OTHER,
+    WINDOW,
+    ClutterBank,
+    SceneBonus,
+    SceneNegatives,
+    batch,
+)
+from vision.glyphs import HEIGHTS, LEGIBLE, top_rows
 
 STRIDE = 4
 
@@ -50,21 +59,71 @@ class GlyphNet(nn.Module):
 class Windows(torch.utils.data.IterableDataset):
     def __init__(self, seed: int, start: int, batch_size: int, extra_fonts: bool,
                  brush: float, scenes: str = "", scene_tiles: int = 0,
-                 scene_share: float = 0.0) -> None:
+                 scene_share: float = 0.0, bonus_tiles: int = 0, bonus_batch: int = 0) -> None:
         self.seed, self.start, self.batch_size = seed, start, batch_size
         self.extra_fonts, self.brush = extra_fonts, brush
         self.scenes, self.scene_tiles, self.scene_share = scenes, scene_tiles, scene_share
+        self.bonus_tiles, self.bonus_batch = bonus_tiles, bonus_batch
 
     def __iter__(self):
         scenes = (SceneNegatives(self.scenes, self.scene_tiles, self.seed, STRIDE)
                   if self.scenes and self.scene_share > 0 else None)
+        bonus = (SceneBonus(self.scenes, self.bonus_tiles, self.seed, STRIDE)
+                 if self.scenes and self.bonus_batch > 0 else None)
         bank = ClutterBank(seed=self.seed, extra_fonts=self.extra_fonts, brush=self.brush,
                            scenes=scenes, scene_share=self.scene_share)
         step = self.start
         while True:
-            x, y = batch(np.random.default_rng([self.seed, step]), bank, self.batch_size)
-            yield torch.from_numpy(x), torch.from_numpy(y)
+            rng = np.random.default_rng([self.seed, step])
+            x, y = batch(rng, bank, self.batch_size)
+            tiles = tile_batch(bonus.sample(rng, self.bonus_batch)) if bonus else None
+            yield torch.from_numpy(x), torch.from_numpy(y), tiles
             step += 1
+
+
+def tile_batch(tiles) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """Scene bonus tiles (SceneBonus.sample) as one batch per height of vision.glyphs.HEIGHTS:
+    the views padded with bare face to one width, each view's tile (index into `tiles`) and
+    number of window columns; and per tile its own glyphs as a mask (tiles, classes) and
+    whether it is fully legible."""
+    own = torch.zeros(len(tiles), len(NAMES), dtype=torch.bool)
+    for t, (_, glyphs, _) in enumerate(tiles):
+        own[t, list(glyphs)] = True
+    sure = torch.tensor([short >= LEGIBLE[1] for _, _, short in tiles])
+    out = []
+    for height in HEIGHTS:
+        rows = top_rows(height, WINDOW, STRIDE)
+        group = [(t, v) for t, (views, _, _) in enumerate(tiles) for v in views if v.shape[0] == rows]
+        if not group:
+            continue
+        x = np.ones((len(group), 1, rows, max(v.shape[1] for _, v in group)), np.float32)
+        for k, (_, v) in enumerate(group):
+            x[k, 0, :, :v.shape[1]] = v
+        cols = [(v.shape[1] - WINDOW) // STRIDE + 1 for _, v in group]
+        out.append((torch.from_numpy(x), torch.tensor([t for t, _ in group]), torch.tensor(cols)))
+    return out, own, sure
+
+
+def tile_loss(model: nn.Module, tiles) -> tuple[torch.Tensor, torch.Tensor]:
+    """On whole scene bonus tiles (`tile_batch`): the mean over their windows of -log(1 - p)
+    of seeing a glyph of another bonus tile, and the mean over fully legible tiles of -log of
+    their best window's probability of one of their own glyphs."""
+    groups, own, sure = tiles
+    wrong = ~own
+    wrong[:, OTHER] = False
+    neg, windows = 0.0, 0
+    best = torch.zeros(len(own))
+    for x, tile, cols in groups:
+        p = torch.softmax(model(x), dim=1)                                    # (m, C, oh, ow)
+        valid = torch.arange(p.shape[3])[None, None, :] < cols[:, None, None]  # (m, 1, ow)
+        p_wrong = (p * wrong[tile][:, :, None, None]).sum(1)                   # (m, oh, ow)
+        p_own = (p * own[tile][:, :, None, None]).sum(1)
+        neg = neg - (torch.log1p(-p_wrong.clamp(max=1 - 1e-6)) * valid).sum()
+        windows += int(valid.sum()) * p.shape[2]
+        view_best = (p_own * valid).flatten(1).amax(1)                         # (m,)
+        best = best.scatter_reduce(0, tile, view_best, "amax")
+    pos = -torch.log(best[sure].clamp(min=1e-6)).mean() if sure.any() else torch.zeros(())
+    return neg / max(windows, 1), pos
 
 
 def validation(seed: int, extra_fonts: bool, n: int = 4096):
@@ -85,14 +144,15 @@ def train(args) -> None:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         step, plan, spent = state["step"], state["plan"], state["spent"]
+        plan = max(plan, args.steps)  # more steps than planned: continue on the same cosine
     windows = Windows(args.seed, step, args.batch, args.more_fonts, args.brush, args.scenes,
-                      args.scene_tiles, args.scene_share)
+                      args.scene_tiles, args.scene_share, args.bonus_tiles, args.bonus_batch)
     loader = torch.utils.data.DataLoader(windows, batch_size=None,
                                          num_workers=1, prefetch_factor=4)
     vx, vy = validation(args.seed, args.more_fonts)
     start, saved = time.time() - spent, time.time()
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    for x, y in loader:
+    for x, y, tiles in loader:
         if plan == 0 and step == 50:  # plan the steps from the speed of the first ones
             plan = int(args.minutes * 60 / ((time.time() - start) / 50))
         if plan and step >= plan:
@@ -102,6 +162,9 @@ def train(args) -> None:
             g["lr"] = lr
         model.train()
         loss = loss_fn(model(x).flatten(1), y)
+        if tiles is not None:
+            neg, pos = tile_loss(model, tiles)
+            loss = loss + args.bonus_neg * neg + args.bonus_pos * pos
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -150,6 +213,10 @@ def export(args) -> None:
     if trained.get("scenes") and trained.get("scene_share"):
         meta["scene_negatives"] = (f"{Path(trained['scenes']).name}: {trained['scene_tiles']} "
                                    f"tiles, share {trained['scene_share']}")
+    if trained.get("scenes") and trained.get("bonus_batch"):
+        meta["scene_bonus"] = (f"{Path(trained['scenes']).name}: {trained['bonus_tiles']} tiles, "
+                               f"{trained['bonus_batch']} a step, weights {trained['bonus_neg']} / "
+                               f"{trained['bonus_pos']}")
     for k, v in meta.items():
         model.metadata_props.add(key=k, value=v)
     onnx.save(model, str(out))
@@ -175,6 +242,13 @@ def main() -> None:
     p.add_argument("--scene-tiles", type=int, default=1500, help="tiles of --scenes to cut from")
     p.add_argument("--scene-share", type=float, default=0.0,
                    help="share of the 'other' windows cut from --scenes")
+    p.add_argument("--bonus-batch", type=int, default=0,
+                   help="flower and season tiles of --scenes read whole each step (glyph_render.SceneBonus)")
+    p.add_argument("--bonus-tiles", type=int, default=3000, help="tiles of --scenes to keep for that")
+    p.add_argument("--bonus-neg", type=float, default=1.0,
+                   help="weight of 'no window shows another bonus tile's glyph'")
+    p.add_argument("--bonus-pos", type=float, default=0.2,
+                   help="weight of 'a fully legible tile's best window shows one of its own glyphs'")
     p.add_argument("--export", default="", help="write the ONNX model here instead of training")
     args = p.parse_args()
     export(args) if args.export else train(args)

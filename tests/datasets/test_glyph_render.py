@@ -105,3 +105,27 @@ def test_scene_windows_take_their_share_of_the_other_windows_only(tmp_path, bank
                    for c in range(m.shape[1] - G.WINDOW + 1))
     assert all(cut_from_a_view(x[i, 0]) for i in others)
     assert not any(cut_from_a_view(x[i, 0]) for i in np.flatnonzero(y != G.OTHER))
+
+
+@pytest.mark.parametrize("code, glyphs", [
+    ("1f", ("1", "一", "梅")),
+    ("4f", ("4", "四", "竹")),
+    ("5f", ("1", "一", "春")),
+    ("8f", ("4", "四", "冬")),
+])
+def test_a_bonus_tile_may_print_its_number_in_either_numeral_and_its_character(code, glyphs):
+    assert [G.NAMES[i] for i in G.own_glyphs(code)] == list(glyphs)
+
+
+def test_scene_bonus_tiles_are_read_whole_with_their_own_glyphs(tmp_path):
+    bonus = G.SceneBonus(_scene(tmp_path, "proc_s000"), tiles=10)
+    assert len(bonus.tiles) == 1  # the flower; never the white dragon
+    views, own, short = bonus.tiles[0]
+    assert len(views) == 6 and own == G.own_glyphs("1f") and 50 < short < 70
+    assert all(t is bonus.tiles[0] for t in bonus.sample(np.random.default_rng(0), 3))
+
+
+def test_scene_bonus_tiles_of_a_design_no_model_may_learn_are_refused(tmp_path):
+    from datasets.designs import DEVELOPMENT
+    with pytest.raises(ValueError, match=DEVELOPMENT[0]):
+        G.SceneBonus(_scene(tmp_path, DEVELOPMENT[0]))
