@@ -324,6 +324,33 @@ def group_f1(per_class: dict[str, float]) -> dict[str, float | None]:
     return {"f1_flowers_seasons": mean(BONUS), "f1_suits_honours": mean(PLAYING)}
 
 
+def photo_counts(samples: list[Sample], results: list[Result], conf: float) -> np.ndarray:
+    """(photos, 3): each photo's tiles right, shown wrong (or not a tile) and missed."""
+    counts = [score_tiles([s], [r], conf) for s, r in zip(samples, results)]
+    return np.array([[c.tp, c.fp, c.fn] for c in counts], np.int64).reshape(-1, 3)
+
+
+def f1_interval(counts: np.ndarray, draws: int = 2000, seed: int = 0,
+                other: np.ndarray | None = None) -> tuple[float, float]:
+    """95 % interval of F1 over `counts` (photo_counts) resampled by photo, or, given the
+    counts of `other` reading the same photos, of the difference F1 - F1(other), resampled
+    in pairs: with 2-5 real tiles a class and photos that err together, what a change of a
+    few tiles means."""
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(len(counts), size=(draws, len(counts)))
+
+    def f1s(c):
+        tp, fp, fn = c[picks].sum(axis=1).T.astype(float)
+        return 2 * tp / np.maximum(2 * tp + fp + fn, 1)
+    values = f1s(counts) - (f1s(other) if other is not None else 0.0)
+    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
+
+
+def interval(out: dict) -> str:
+    lo_hi = out.get("f1_interval_95")
+    return f" (95 % {lo_hi[0]:.3f}-{lo_hi[1]:.3f} over photos)" if lo_hi else ""
+
+
 def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
            conf: float) -> dict:
     maps = mean_average_precision(samples, results, len(names))
@@ -339,24 +366,28 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
     per_class = {names[c]: round(f1(*counts)[2], 4) for c, counts in sorted(tiles.per_class.items())
                  if counts[0] + counts[2] > 0}
     seconds = [r.seconds for r in results if r.error is None]
+    counts = photo_counts(samples, results, conf)
     out = {"set": name, "photos": len(samples), "tiles": int(sum(len(s.class_id) for s in samples)),
            **{k: round(v, 4) for k, v in maps.items()},
            "tile_AP50": round(tile_finding_ap50(samples, results), 4),
            "conf": conf, "tiles_found": tiles.found,
            "precision": round(precision, 4), "recall": round(recall, 4),
            "f1": round(f1_all, 4),
+           "f1_interval_95": [round(v, 4) for v in f1_interval(counts)] if len(counts) else None,
            "photos_without_error": round(tiles.photos_right / max(1, len(samples)), 4),
            "median_seconds": round(float(np.median(seconds)), 4) if seconds else None,
            "unreadable": [str(s.image) for s, r in zip(samples, results) if r.error],
            "f1_by_conf": by_conf,
            "f1_per_class": per_class,
            **group_f1(per_class),
-           "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()]}
+           "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()],
+           # per photo: image, right, shown wrong, missed (datasets.compare pairs two runs by these)
+           "photo_counts": [[str(s.image), *map(int, c)] for s, c in zip(samples, counts)]}
     print(f"\n== {name}: {out['photos']} photos, {out['tiles']} labelled tiles")
     top3 = f" (top-3 {out['mAP50_top3']:.3f})" if "mAP50_top3" in out else ""
     print(f"mAP50 {out['mAP50']:.3f}{top3}  mAP50-95 {out['mAP50-95']:.3f}  tile AP50 "
           f"{out['tile_AP50']:.3f}  |  at conf {conf}: "
-          f"P {precision:.3f}  R {recall:.3f}  F1 {f1_all:.3f}  |  photos without error "
+          f"P {precision:.3f}  R {recall:.3f}  F1 {f1_all:.3f}{interval(out)}  |  photos without error "
           f"{out['photos_without_error']:.1%}  |  median {out['median_seconds']} s/photo  |  "
           f"tiles found {tiles.found} of {out['tiles']}")
     print("F1 by confidence: " + ", ".join(f"{c} {v:.3f}" for c, v in by_conf.items()))
