@@ -81,7 +81,8 @@ class Windows(torch.utils.data.IterableDataset):
             step += 1
 
 
-def tile_batch(tiles) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]]:
+def tile_batch(tiles) -> tuple[list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]],
+                               torch.Tensor, torch.Tensor]:
     """Scene bonus tiles (SceneBonus.sample) as one batch per height of vision.glyphs.HEIGHTS:
     the views padded with bare face to one width, each view's tile (index into `tiles`) and
     number of window columns; and per tile its own glyphs as a mask (tiles, classes) and
