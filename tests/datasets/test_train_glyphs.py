@@ -43,3 +43,16 @@ def test_the_loss_punishes_another_tiles_glyph_and_asks_for_its_own(glyph, neg_h
 def test_only_a_fully_legible_tile_is_asked_for_its_own_glyph():
     _, pos = tile_loss(Sees(OTHER), tile_batch([_tile("2f", short=40.0)]))
     assert float(pos) == 0.0
+
+
+def test_whole_tiles_leave_the_batch_norms_statistics_alone():
+    from datasets.train_glyphs import GlyphNet
+    net = GlyphNet()
+    net.train()
+    before = [m.running_mean.clone() for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    neg, _ = tile_loss(net, tile_batch([_tile("2f")]))
+    neg.backward()
+    after = [m.running_mean for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(torch.equal(a, b) for a, b in zip(before, after))
+    assert all(m.training for m in net.modules())
+    assert any(p.grad is not None and p.grad.abs().sum() > 0 for p in net.parameters())
