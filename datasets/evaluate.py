@@ -27,7 +27,10 @@ and has its class (the confidence is applied as the app applies it, to the detec
 score: in reader mode the class probability lowers a tile's confidence but never drops it);
 F1 at a grid of confidences (to pick the operating point on a development set), F1 per class,
 the share of photos read with no error (every labelled tile right, nothing extra), the
-confusion pairs (true -> read), and the median seconds per photo (decode, detect, refine).
+confusion pairs (true -> read), the median seconds per photo (decode, detect, refine), and
+`marks`: how many of the shown tiles that need a tap (misread, or a box on no tile) the page
+marks orange (confidence under a threshold, app.recognise.LOW_CONFIDENCE), against how many
+right tiles it marks for nothing, at a grid of thresholds.
 """
 from __future__ import annotations
 
@@ -191,13 +194,20 @@ def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
                                if precision + recall else 0.0)
 
 
+def shown_matches(sample: Sample, result: Result, conf: float
+                  ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+    """The detections the app shows at `conf` (class ids, confidences) and their one-to-one
+    matches with the labelled tiles (IoU >= 0.5): (shown index, label index) pairs."""
+    keep = result.kept(conf)
+    cls, confidence = result.class_id[keep], result.confidence[keep]
+    return cls, confidence, match_tiles(result.xyxy[keep], confidence, sample.xyxy)
+
+
 def score_tiles(samples: list[Sample], results: list[Result], conf: float) -> TileScore:
     """Per-tile counts at the operating confidence: right box (IoU >= 0.5) and right class."""
     score = TileScore()
     for sample, result in zip(samples, results):
-        keep = result.kept(conf)
-        xyxy, cls, confidence = result.xyxy[keep], result.class_id[keep], result.confidence[keep]
-        pairs = match_tiles(xyxy, confidence, sample.xyxy)
+        cls, _, pairs = shown_matches(sample, result, conf)
         right = 0
         matched_pred = {p for p, _ in pairs}
         matched_gt = {g for _, g in pairs}
@@ -221,6 +231,28 @@ def score_tiles(samples: list[Sample], results: list[Result], conf: float) -> Ti
         score.photos_right += (result.error is None and right == len(sample.class_id)
                                and len(cls) == right)
     return score
+
+
+MARK_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def marks(samples: list[Sample], results: list[Result], conf: float,
+          grid: tuple[float, ...] = MARK_GRID) -> dict[float, list[int]]:
+    """How well the page's orange marks (a shown tile under a confidence) point at what needs
+    a tap. Per threshold: [wrong shown tiles marked, wrong shown tiles, right ones marked,
+    right ones]; wrong is a misread tile or a box on no labelled tile. (Missed tiles show no
+    box to mark.)"""
+    wrong_conf, right_conf = [], []
+    for sample, result in zip(samples, results):
+        cls, confidence, pairs = shown_matches(sample, result, conf)
+        right = np.zeros(len(cls), bool)
+        for p, g in pairs:
+            right[p] = int(sample.class_id[g]) == int(cls[p])
+        wrong_conf.extend(confidence[~right])
+        right_conf.extend(confidence[right])
+    wrong_conf, right_conf = np.asarray(wrong_conf), np.asarray(right_conf)
+    return {t: [int((wrong_conf < t).sum()), len(wrong_conf), int((right_conf < t).sum()),
+                len(right_conf)] for t in grid}
 
 
 def synth_samples(folder: Path) -> list[Sample]:
@@ -380,6 +412,7 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
            "f1_by_conf": by_conf,
            "f1_per_class": per_class,
            **group_f1(per_class),
+           "marks": marks(samples, results, conf),
            "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()],
            # per photo: image, right, shown wrong, missed (datasets.compare pairs two runs by these)
            "photo_counts": [[str(s.image), *map(int, c)] for s, c in zip(samples, counts)]}
@@ -395,6 +428,8 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
     print("lowest class F1: " + ", ".join(f"{code} {value:.2f}" for code, value in worst))
     print(f"mean class F1: flowers and seasons {out['f1_flowers_seasons']}, suits and honours "
           f"{out['f1_suits_honours']}")
+    print("orange marks (threshold: wrong tiles marked, right tiles marked): " + ", ".join(
+        f"{t} {w / max(1, nw):.0%} {r / max(1, nr):.0%}" for t, (w, nw, r, nr) in out["marks"].items()))
     print("confusions (true -> read): " + (", ".join(
         f"{t}->{r} x{n}" for t, r, n in out["confusions"][:15]) or "none"))
     return out

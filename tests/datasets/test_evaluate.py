@@ -13,6 +13,7 @@ from datasets.evaluate import (
     box_iou,
     drop_unlabelled,
     f1,
+    marks,
     match_tiles,
     mean_average_precision,
     score_tiles,
@@ -198,3 +199,24 @@ def test_reshot_photos_keep_their_tiles_in_place(tmp_path, scale, turns, size, b
 def test_class_groups_are_averaged_apart(per_class, bonus, playing):
     from datasets.evaluate import group_f1
     assert group_f1(per_class) == {"f1_flowers_seasons": bonus, "f1_suits_honours": playing}
+
+
+MARK_CASES = [
+    # (truth classes at A, B; detections (boxes, classes, confidences); {threshold: counts})
+    # a right sure tile and a misread unsure one: the mark finds the misread
+    ([0, 1], ([BOX_A, BOX_B], [0, 2], [0.9, 0.4]), {0.5: [1, 1, 0, 1], 0.95: [1, 1, 1, 1]}),
+    # a misread read with confidence: no mark finds it
+    ([0, 1], ([BOX_A, BOX_B], [0, 2], [0.9, 0.8]), {0.5: [0, 1, 0, 1]}),
+    # a box on no labelled tile is wrong too; a tile not shown has no box to mark
+    ([0], ([BOX_B], [0], [0.3]), {0.5: [1, 1, 0, 0]}),
+    ([0, 1], ([BOX_A], [0], [0.45]), {0.5: [0, 0, 1, 1]}),
+]
+
+
+@pytest.mark.parametrize("classes,found,expected", MARK_CASES)
+def test_marks_count_wrong_and_right_shown_tiles_under_each_threshold(classes, found, expected):
+    boxes = [BOX_A, BOX_B][: len(classes)]
+    result = _result(*found)
+    result.tile_score = np.ones(len(result.xyxy))  # every box shown, as at a low operating point
+    counts = marks([_sample(boxes, classes)], [result], 0.5, tuple(expected))
+    assert counts == expected
