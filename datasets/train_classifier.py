@@ -19,6 +19,9 @@ the seeded generator Generator([seed, step]) (so a resumed run sees the same dat
 Heavy augmentation, never mirrored: box jitter like a detector's, turns (0/180 common, 90 and
 any angle less so), perspective, body and neighbours, light, colour cast, glare, blur, noise,
 JPEG, tiles down to 14 pixels. Bonus tiles are sampled 2.5 times as often as the others.
+`--restyle P` passes a share P of each batch through a random convolution (`restyle`), for
+art drawn in inks and strokes unlike ours. `--init CKPT` starts from another run's moving-average
+weights with a new optimizer (the committed EfficientNet checkpoint holds no optimizer).
 
 The network (TileNet) is a compact CNN of depthwise-separable blocks for a square RGB input
 in 0..1 (it normalises inside), about 0.2 M parameters: 96 x 96 by default, `--size` for
@@ -208,6 +211,26 @@ def to_tensor(images: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255.0)
 
 
+RESTYLE_KERNELS = (1, 3, 5)
+
+
+def restyle(x: torch.Tensor, rng: np.random.Generator, share: float) -> torch.Tensor:
+    """Random convolutions (RandConv, Xu et al., ICLR 2021) on a share of the crops, in place:
+    a kernel of side 1, 3 or 5 with Gaussian weights mixes the colours and local texture, the
+    result is scaled back to the crop's own mean and spread and blended with it at a random
+    weight. A set that inks its tiles in other colours or strokes them otherwise then looks
+    like one the net has seen; the shapes, which say the tile, stay where they were."""
+    for i in np.flatnonzero(rng.random(len(x)) < share):
+        k = int(rng.choice(RESTYLE_KERNELS))
+        weight = rng.normal(0.0, 1.0 / np.sqrt(3 * k * k), (3, 3, k, k)).astype(np.float32)
+        crop = x[i:i + 1]
+        out = torch.nn.functional.conv2d(crop, torch.from_numpy(weight), padding=k // 2)
+        out = (out - out.mean()) / (out.std() + 1e-6) * crop.std() + crop.mean()
+        blend = float(rng.uniform(0.0, 1.0))
+        x[i:i + 1] = (blend * out + (1.0 - blend) * crop).clamp_(0.0, 1.0)
+    return x
+
+
 def validation_set(seed: int, size: int = SIZE) -> tuple[np.ndarray, np.ndarray]:
     """Rendered crops of the HELD-OUT designs (6 of each class): a progress signal only."""
     from datasets.crop_render import FaceBank, rendered_crop
@@ -272,6 +295,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=0,
                         help=f"input side in pixels (default: the resumed run's, else {SIZE}); "
                         "TileNet pools globally, so a resumed run may change it")
+    parser.add_argument("--restyle", type=float, default=0.0, metavar="P",
+                        help="share of each batch passed through a random convolution (restyle)")
+    parser.add_argument("--init", type=Path, default=None, metavar="CKPT",
+                        help="start from this checkpoint's moving-average weights, at its step and "
+                        "with its architecture, with a new optimizer and a cosine from "
+                        "--warm-restart (or --lr) to --steps")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--widths", default=NARROW,
                         help="TileNet's four stage widths (stored in the checkpoint)")
@@ -284,10 +313,16 @@ def main(argv: list[str] | None = None) -> int:
     args.run.mkdir(parents=True, exist_ok=True)
     ckpt_path = args.run / "last.pt"
     state = torch.load(ckpt_path, weights_only=False) if args.resume else None
+    init = torch.load(args.init, weights_only=False) if args.init and state is None else None
+    if init is not None:
+        args.arch = init["args"].get("arch", "tilenet")
+        args.widths = init["args"].get("widths", NARROW)
+        args.size = args.size or init.get("size", SIZE)
     if state is not None:  # the data and plan of the run being resumed
         saved = state["args"]
         data = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
-                "bonus_sets", "bonus_weight", "white_sets", "free_pictures", "variant_sets")
+                "bonus_sets", "bonus_weight", "white_sets", "free_pictures", "variant_sets",
+                "restyle")
         for key in ("seed", "batch", "lr") + (() if args.new_data else data):
             setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)
@@ -306,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     source = CropSource(args, log)
     val_images, val_labels = validation_set(args.seed, args.size)
     widths = parse_widths(args.widths)
-    model = build_net(args.arch, args.widths, pretrained=state is None)
+    model = build_net(args.arch, args.widths, pretrained=state is None and init is None)
     ema = build_net(args.arch, args.widths)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     step, total, elapsed = 0, args.steps, 0.0
@@ -320,6 +355,13 @@ def main(argv: list[str] | None = None) -> int:
         cosine_start, peak = state.get("cosine_start", 0), state.get("peak", args.lr)
         if args.warm_restart:
             cosine_start, peak = step, args.warm_restart
+    elif init is not None:
+        model.load_state_dict(init["ema"])
+        ema.load_state_dict(init["ema"])
+        step = cosine_start = init["step"]
+        total, peak = args.steps, args.warm_restart or args.lr
+        if total <= step:
+            raise SystemExit(f"--init: --steps must go beyond the checkpoint's step {step}")
     else:
         ema.load_state_dict(model.state_dict())
         cosine_start, peak = 0, args.lr
@@ -349,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         images, labels = source.batch(np.random.default_rng([args.seed, step]), args.batch)
         t1 = time.time()
         x, y = to_tensor(images), torch.from_numpy(labels)
+        if args.restyle:
+            restyle(x, np.random.default_rng([args.seed, step, 1]), args.restyle)
         for group in optimizer.param_groups:
             group["lr"] = lr_at(step - cosine_start, (total or 10**9) - cosine_start, peak)
         logits = model(x)
