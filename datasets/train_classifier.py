@@ -315,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     state = torch.load(ckpt_path, weights_only=False) if args.resume else None
     init = torch.load(args.init, weights_only=False) if args.init and state is None else None
     if init is not None:
+        if args.steps <= init["step"]:  # before minutes of building the data
+            raise SystemExit(f"--init: --steps must go beyond the checkpoint's step {init['step']}")
         args.arch = init["args"].get("arch", "tilenet")
         args.widths = init["args"].get("widths", NARROW)
         args.size = args.size or init.get("size", SIZE)
@@ -360,8 +362,6 @@ def main(argv: list[str] | None = None) -> int:
         ema.load_state_dict(init["ema"])
         step = cosine_start = init["step"]
         total, peak = args.steps, args.warm_restart or args.lr
-        if total <= step:
-            raise SystemExit(f"--init: --steps must go beyond the checkpoint's step {step}")
     else:
         ema.load_state_dict(model.state_dict())
         cosine_start, peak = 0, args.lr
