@@ -175,6 +175,15 @@ def letterbox(rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Lette
     return canvas, Letterbox(scale=scale, pad_x=float(left), pad_y=float(top))
 
 
+def input_blob(rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """A detector's (1, 3, H, W) float input in 0..1 for an RGB uint8 image, letterboxed to
+    `size`, and the letterbox to map boxes back."""
+    canvas, box = letterbox(rgb, size)
+    blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32)
+    blob *= 1.0 / 255.0
+    return blob, box
+
+
 def decode_output(output: np.ndarray, num_classes: int, conf: float, tile_score: str = "class"
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate boxes (xyxy in model-input pixels), class ids and scores above `conf`.
@@ -304,10 +313,7 @@ class Detector:
 
     def prepare(self, rgb: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         """The model's input for an RGB uint8 image (letterboxed, NCHW, 0..1) and the letterbox."""
-        canvas, box = letterbox(rgb, self.imgsz)
-        blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32)
-        blob *= 1.0 / 255.0
-        return blob, box
+        return input_blob(rgb, self.imgsz)
 
     def detect(self, rgb: np.ndarray, conf: float = 0.25, iou: float = 0.7,
                agnostic: bool = True, max_det: int = MAX_DETECTIONS,
