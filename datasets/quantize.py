@@ -60,15 +60,14 @@ RECIPES = {
 }
 
 
-def finder_inputs(scenes: Path, imgsz: tuple[int, int], limit: int | None = None
-                  ) -> list[np.ndarray]:
+def finder_inputs(scenes: Path, imgsz: tuple[int, int]) -> list[np.ndarray]:
     """(1, 3, H, W) blobs: each scene as the finder's first look prepares it, and the region
     its second look reads (vision.zoom.tile_region round the labelled tiles)."""
     from vision.detector import input_blob
     from vision.zoom import tile_region
 
     blobs = []
-    for sample in synth_samples(scenes)[:limit]:
+    for sample in synth_samples(scenes):
         rgb = _rgb(sample.image)
         views = [rgb]
         region = tile_region(sample.xyxy, rgb.shape[:2], imgsz)
@@ -84,7 +83,7 @@ def reader_inputs(scenes: Path, source: Path, count: int = READER_CROPS, seed: i
     turned 180°, `count` of them drawn at random."""
     from vision.refine import CropClassifier
 
-    cutter = CropClassifier(source, mode="reader")
+    cutter = CropClassifier(source, mode="reader")  # the source says how: input size, margin
     crops = []
     for sample in synth_samples(scenes):
         batch = cutter.crops(_rgb(sample.image), sample.xyxy)
