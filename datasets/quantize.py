@@ -6,9 +6,10 @@
     python -m datasets.quantize reader models/tile_classifier.onnx --scenes cache/synth_calib \
         --out cache/reader_int8.onnx
 
-Not used by the committed models: session 20 measured both under a rule written first, and
-the 8-bit reader lost 0.3 points of F1 on the development design and 8 layout hands for
-a 12 MP photo about 1.4 times faster (models/README.md, "8-bit integers"). Kept to try again
+Not used by the committed models: session 20 measured both under a rule written first. The
+8-bit pair read the 12 MP photo 1.43 times faster but lost 0.45 points of F1 on the
+development design; the 8-bit reader alone lost 0.31 points and 8 layout hands for 1.17
+times (models/README.md, "Session 20: both networks in 8-bit integers"). Kept to try again
 with a reader built to quantize well (or trained with quantization in the loop); try any
 candidate with `MAHJONG_LENS_MODEL` / `MAHJONG_LENS_CLASSIFIER` and datasets/evaluate.py.
 
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.evaluate import synth_samples
+from datasets.evaluate import Sample, synth_samples
 
 MAX_MODEL_BYTES = 30 * 1024 * 1024
 FINDER_DECODE = ("/model.23/dfl", "/model.23/Concat", "/model.23/Reshape", "/model.23/Slice",
@@ -60,14 +61,14 @@ RECIPES = {
 }
 
 
-def finder_inputs(scenes: Path, imgsz: tuple[int, int]) -> list[np.ndarray]:
+def finder_inputs(samples: list[Sample], imgsz: tuple[int, int]) -> list[np.ndarray]:
     """(1, 3, H, W) blobs: each scene as the finder's first look prepares it, and the region
     its second look reads (vision.zoom.tile_region round the labelled tiles)."""
     from vision.detector import input_blob
     from vision.zoom import tile_region
 
     blobs = []
-    for sample in synth_samples(scenes):
+    for sample in samples:
         rgb = _rgb(sample.image)
         views = [rgb]
         region = tile_region(sample.xyxy, rgb.shape[:2], imgsz)
@@ -77,15 +78,15 @@ def finder_inputs(scenes: Path, imgsz: tuple[int, int]) -> list[np.ndarray]:
     return blobs
 
 
-def reader_inputs(scenes: Path, source: Path, count: int = READER_CROPS, seed: int = 0
-                  ) -> list[np.ndarray]:
+def reader_inputs(samples: list[Sample], source: Path, count: int = READER_CROPS,
+                  seed: int = 0) -> list[np.ndarray]:
     """Batches of crops of the scenes' labelled tiles, cut as the app cuts them, each also
     turned 180°, `count` of them drawn at random."""
     from vision.refine import CropClassifier
 
     cutter = CropClassifier(source, mode="reader")  # the source says how: input size, margin
     crops = []
-    for sample in synth_samples(scenes):
+    for sample in samples:
         batch = cutter.crops(_rgb(sample.image), sample.xyxy)
         crops.extend([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
     crops = np.concatenate(crops)
@@ -116,31 +117,30 @@ def quantize(kind: str, source: Path, scenes: Path, out: Path) -> dict:
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     recipe = RECIPES[kind]
+    samples = synth_samples(scenes)
+    if not samples:
+        raise SystemExit(f"{scenes}: no scenes to calibrate on")
     if kind == "finder":
         from vision.detector import Detector
-        batches = finder_inputs(scenes, Detector(source).imgsz)
+        batches = finder_inputs(samples, Detector(source).imgsz)
     else:
-        batches = reader_inputs(scenes, source)
-    if not batches:
-        raise SystemExit(f"{scenes}: no scenes to calibrate on")
-    input_name = onnxruntime.InferenceSession(
-        str(source), providers=["CPUExecutionProvider"]).get_inputs()[0].name
+        batches = reader_inputs(samples, source)
 
     class Batches(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.left = iter(batches)
+        def __init__(self, input_name: str) -> None:
+            self.input_name, self.left = input_name, iter(batches)
 
         def get_next(self):
             batch = next(self.left, None)
-            return None if batch is None else {input_name: batch}
+            return None if batch is None else {self.input_name: batch}
 
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
         graph = onnx.load(str(prepared)).graph
-        keep = [n.name for n in graph.node if n.name.startswith(recipe.keep_float)] \
-            if recipe.keep_float else []
-        quantize_static(str(prepared), str(out), Batches(), quant_format=QuantFormat.QDQ,
+        keep = [n.name for n in graph.node if n.name.startswith(recipe.keep_float)]
+        quantize_static(str(prepared), str(out), Batches(graph.input[0].name),
+                        quant_format=QuantFormat.QDQ,
                         per_channel=True, reduce_range=True, weight_type=QuantType.QInt8,
                         activation_type=QuantType.QUInt8,
                         calibrate_method=getattr(CalibrationMethod, recipe.calibration),
@@ -148,12 +148,12 @@ def quantize(kind: str, source: Path, scenes: Path, out: Path) -> dict:
     info = {"kind": kind, "source_sha256": sha256(source), "calibration": recipe.calibration,
             "keep_float": list(recipe.keep_float),
             "weights": "int8 per channel, 7 bits", "activations": "uint8",
-            "calibration_scenes": f"{scenes.name} ({len(synth_samples(scenes))} scenes)",
+            "calibration_scenes": f"{scenes.name} ({len(samples)} scenes)",
             "calibration_inputs": int(sum(len(b) for b in batches)),
             "onnxruntime": onnxruntime.__version__}
     model = onnx.load(str(out))
-    meta = {p.key: p.value for p in model.metadata_props}
-    meta = {k: v for k, v in meta.items() if not k.startswith("onnx.")}  # the tools' own notes
+    meta = {p.key: p.value for p in model.metadata_props
+            if not p.key.startswith("onnx.")}  # (onnx.*: the quantizer's own notes)
     meta["quantized"] = json.dumps(info, sort_keys=True)
     del model.metadata_props[:]
     for key, value in meta.items():

@@ -11,6 +11,7 @@ pytest.importorskip("onnxruntime.quantization")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from datasets.classes import class_names  # noqa: E402
+from datasets.evaluate import synth_samples  # noqa: E402
 from datasets.quantize import finder_inputs, main, quantize, sha256  # noqa: E402
 
 SIZE = 16  # the tiny reader's input side
@@ -88,7 +89,7 @@ def test_reader_is_quantized_keeps_metadata_and_reads_alike(tmp_path, scenes):
 
 
 def test_finder_sees_each_scene_and_its_second_look(scenes):
-    blobs = finder_inputs(scenes, (64, 64))
+    blobs = finder_inputs(synth_samples(scenes), (64, 64))
     # the six tiles fill a small part of each photo: the second look's region is read too
     assert len(blobs) == 4
     assert all(b.shape == (1, 3, 64, 64) and b.dtype == np.float32 for b in blobs)
