@@ -483,6 +483,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-glyphs", action="store_true",
                         help="read flowers and seasons without their printed number and "
                              "character (vision/glyphs.py)")
+    parser.add_argument("--turn-below", type=float, default=None,
+                        help="read a tile turned 180 degrees too only when its top probability "
+                             "as cut is under this (0: every tile); default: the refiner's own "
+                             "(the app's: vision.refine.TURN_BELOW)")
     args = parser.parse_args(argv)
     if not 0.0 < args.scale <= 1.0:
         parser.error(f"--scale {args.scale}: expected a factor in (0, 1]")
@@ -509,6 +513,8 @@ def main(argv: list[str] | None = None) -> int:
         reader.refiner.glyphs = None
     if args.views and hasattr(reader.refiner, "set_views"):
         reader.refiner.set_views(args.views)
+    if args.turn_below is not None and hasattr(reader.refiner, "turn_below"):
+        reader.refiner.turn_below = args.turn_below
     reports = []
     how = ((f", shrunk to {args.scale:g}" if args.scale != 1.0 else "")
            + (f", turned {args.turn} degrees" if args.turn else ""))
@@ -540,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "classifier": str(args.classifier or "default"),
                                          "classifier_mode": getattr(refiner, "mode", "none"),
                                          "upside_down": getattr(refiner, "upside_down", False),
+                                         "turn_below": getattr(refiner, "turn_below", 0.0),
                                          "margins": list(getattr(refiner, "extra_margins", ())),
                                          "nms_iou": reader.iou, "zoom": reader.zoom,
                                          "one_set": getattr(refiner, "one_set", 0.0),

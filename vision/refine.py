@@ -60,6 +60,11 @@ DECODE_MIN_SIDE = 1200  # a 12 MP JPEG decodes at 1/2 scale (2000 x 1500)
 BONUS_SHIFT = 0.04
 REREAD_MASS = 0.3
 NEXT_GUESSES = 2  # the reader's runners-up kept per tile, for the layout to try
+# The committed reader reads a tile turned 180° only when the crop as cut leaves it unsure
+# (top probability under TURN_BELOW; label smoothing keeps it under about 0.95). On the
+# labelled tiles of the development scenes no reading from 0.8 on is changed by the turned
+# view (3,238 + 3,424 tiles), and about 70 % of tiles skip it (models/README.md, session 21).
+TURN_BELOW = 0.8
 # The app reads each crop cut three ways (and each both ways up) and averages: on the
 # development scenes F1 0.778 -> 0.783 at 0.5, for about 30 ms more on a 20-tile photo.
 EXTRA_MARGINS = (0.03, 0.13)
@@ -119,11 +124,15 @@ class CropClassifier:
                  min_confidence: float = 0.5, threads: int | None = None,
                  decode_min_side: int | None = DECODE_MIN_SIDE, mode: str = "override",
                  upside_down: bool = False, margins: tuple[float, ...] = (),
-                 one_set: float = 0.0, glyphs=None, bonus_shift: float = 0.0) -> None:
+                 one_set: float = 0.0, glyphs=None, bonus_shift: float = 0.0,
+                 turn_below: float = 0.0) -> None:
         if mode not in ("override", "reader"):
             raise ValueError(f"mode must be 'override' or 'reader', got {mode!r}")
         self.mode = mode
         self.upside_down = upside_down  # read each crop both ways up (test-time augmentation)
+        # with `upside_down`, when > 0: only the tiles read under this top probability as cut
+        # are read turned too (the rest keep the reading as cut)
+        self.turn_below = float(turn_below)
         self.extra_margins = tuple(float(m) for m in margins)  # ... and cut wider or tighter too
         # reader mode, when > 0: the tiles of tile score from `one_set` on (the ones shown) are
         # read together as one set, no more copies of a tile than a set has (vision/copies.py)
@@ -164,17 +173,25 @@ class CropClassifier:
     def probabilities(self, rgb: np.ndarray, detections: Detections) -> np.ndarray:
         """(N, nc) class probabilities of each box, all crops in one ONNX call; with
         `upside_down`, averaged with those of each crop turned 180°, and with `margins`, with
-        those of crops cut with these margins (all in the same call)."""
+        those of crops cut with these margins (all in the same call). With `turn_below`, the
+        crops as cut are read first and only the unsure tiles' turned crops after them."""
         if len(detections) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        return self.read_crops([self.crops(rgb, detections.xyxy, m)
-                                for m in (self.margin, *self.extra_margins)])
+        views = [self.crops(rgb, detections.xyxy, m) for m in (self.margin, *self.extra_margins)]
+        if not (self.upside_down and self.turn_below > 0):
+            return self.read_crops(views)
+        probs = self.read_crops(views, turned=False)
+        unsure = np.flatnonzero(probs.max(axis=1) < self.turn_below)
+        if len(unsure):
+            turned = self.read_crops([_turned(v[unsure]) for v in views], turned=False)
+            probs[unsure] = (probs[unsure] + turned) / 2
+        return probs
 
-    def read_crops(self, views: list[np.ndarray]) -> np.ndarray:
+    def read_crops(self, views: list[np.ndarray], turned: bool | None = None) -> np.ndarray:
         """(N, nc) mean probabilities over `views`, each (N, 3, S, S) crops of the same N
-        tiles (and, with `upside_down`, each turned 180° too), in one ONNX call."""
-        if self.upside_down:
-            views = views + [np.ascontiguousarray(v[:, :, ::-1, ::-1]) for v in views]
+        tiles (and, with `upside_down` or `turned`, each turned 180° too), in one ONNX call."""
+        if self.upside_down if turned is None else turned:
+            views = views + [_turned(v) for v in views]
         probs = self.session.run(None, {self.input_name: np.concatenate(views)})[0]
         return probs.reshape(len(views), len(views[0]), -1).mean(axis=0)
 
@@ -234,6 +251,11 @@ class CropClassifier:
         return out
 
 
+def _turned(crops: np.ndarray) -> np.ndarray:
+    """(N, 3, S, S) crops turned 180°."""
+    return np.ascontiguousarray(crops[:, :, ::-1, ::-1])
+
+
 def default_refiner(classifier_path: str | os.PathLike | None = None,
                     names=None) -> Refiner:
     """The refiner the pipeline uses: the committed crop classifier reading every class
@@ -255,7 +277,8 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
     # Flowers and seasons are re-weighed by their printed number and character
     # (vision/glyphs.py), when the glyph reader is there.
     classifier = CropClassifier(path, mode="reader", one_set=operating_conf(),
-                                glyphs=default_glyph_reader(), bonus_shift=BONUS_SHIFT)
+                                glyphs=default_glyph_reader(), bonus_shift=BONUS_SHIFT,
+                                turn_below=TURN_BELOW)
     classifier.set_views(classifier.views)  # as many as the model's metadata says (2)
     if names is not None and tuple(names) not in (tuple(classifier.names), TILE_FINDER_NAMES):
         return PassThrough()

@@ -199,6 +199,26 @@ def test_upside_down_reading_averages_the_crop_and_the_crop_turned_over(tmp_path
     assert both[0] == pytest.approx(both[2], abs=1e-5) and both[0] > 0.45  # red and blue alike
 
 
+@pytest.mark.parametrize("turn_below,turned", [
+    (0.0, True),    # 0: every tile is read both ways up
+    (0.5, False),   # read sure as cut (> 0.99): the turned crop is not read
+    (1.5, True),    # above any probability: every tile read turned too
+])
+def test_a_tile_is_read_turned_only_when_the_crop_as_cut_leaves_it_unsure(tmp_path, turn_below,
+                                                                           turned):
+    rgb = np.zeros((40, 80, 3), np.uint8)
+    rgb[:20, :40, 0] = 255   # tile 1: red top, blue bottom
+    rgb[20:, :40, 2] = 255
+    rgb[:, 40:, 0] = 255     # tile 2: red all over, the same read either way
+    found = Detections([[0, 0, 40, 40], [40, 0, 80, 40]], [0, 0], [0.9, 0.9], NAMES)
+    path = write_top_half_classifier(tmp_path / "top.onnx")
+    plain = CropClassifier(path, mode="reader").probabilities(rgb, found)
+    both = CropClassifier(path, mode="reader", upside_down=True).probabilities(rgb, found)
+    read = CropClassifier(path, mode="reader", upside_down=True,
+                          turn_below=turn_below).probabilities(rgb, found)
+    np.testing.assert_allclose(read, both if turned else plain, atol=1e-5)
+
+
 def test_reading_with_more_margins_averages_the_wider_and_tighter_crops(tmp_path):
     rgb = np.zeros((40, 40, 3), np.uint8)
     rgb[:, :, 2] = 255              # a blue table
