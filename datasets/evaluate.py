@@ -3,10 +3,11 @@
     python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash [--scale 0.5] [--turn 90]] \
         [--model models/detector.onnx] [--json cache/eval.json] [--limit N] [--conf C] \
         [--classifier none | PATH [--reader] [--upside-down] [--margins 0.03,0.13]
-                              [--min-confidence 0.5]]
+                              [--min-confidence 0.5]] [--views 2] [--turn-below 0.8] [--no-glyphs]
 
 Without `--classifier` the pipeline is the app's (vision.refine.default_refiner: the committed
-crop classifier in reader mode, each crop cut three ways and read both ways up);
+crop classifier in reader mode, each crop read as many ways as its metadata says, turned only
+when the crop as cut leaves it unsure; `--views` and `--turn-below` change that);
 `--classifier none` measures the detector alone (not possible for a tile finder),
 `--classifier PATH` another classifier.
 
