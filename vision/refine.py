@@ -133,7 +133,7 @@ class CropClassifier:
         self.mode = mode
         self.upside_down = upside_down  # read each crop both ways up (test-time augmentation)
         # with `upside_down`, when > 0: only the tiles read under this top probability as cut
-        # are read turned too (the rest keep the reading as cut)
+        # are read turned (and with the other margins) too; the rest keep the reading as cut
         self.turn_below = float(turn_below)
         self.extra_margins = tuple(float(m) for m in margins)  # ... and cut wider or tighter too
         # reader mode, when > 0: the tiles of tile score from `one_set` on (the ones shown) are
@@ -176,17 +176,24 @@ class CropClassifier:
         """(N, nc) class probabilities of each box, all crops in one ONNX call; with
         `upside_down`, averaged with those of each crop turned 180°, and with `margins`, with
         those of crops cut with these margins (all in the same call). With `turn_below`, the
-        crops as cut are read first and only the unsure tiles' turned crops after them."""
+        crops as cut are read first, and only the unsure tiles' other views (turned, and cut
+        with the other margins) in a second call."""
         if len(detections) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        views = [self.crops(rgb, detections.xyxy, m) for m in (self.margin, *self.extra_margins)]
+        boxes = detections.xyxy
         if not (self.upside_down and self.turn_below > 0):
-            return self.read_crops(views)
-        probs = self.read_crops(views, turned=False)
+            return self.read_crops([self.crops(rgb, boxes, m)
+                                    for m in (self.margin, *self.extra_margins)])
+        as_cut = self.crops(rgb, boxes)
+        probs = self.read_crops([as_cut], turned=False)
         unsure = np.flatnonzero(probs.max(axis=1) < self.turn_below)
-        if len(unsure):
-            turned = self.read_crops([_turned(v[unsure]) for v in views], turned=False)
-            probs[unsure] = (probs[unsure] + turned) / 2
+        if len(unsure):  # the other views, of the unsure tiles only
+            more = [_turned(as_cut[unsure])]
+            for margin in self.extra_margins:
+                cut = self.crops(rgb, boxes[unsure], margin)
+                more += [cut, _turned(cut)]
+            probs[unsure] = (probs[unsure] + len(more) * self.read_crops(more, turned=False)
+                             ) / (1 + len(more))
         return probs
 
     def read_crops(self, views: list[np.ndarray], turned: bool | None = None) -> np.ndarray:

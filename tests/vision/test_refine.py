@@ -231,6 +231,9 @@ def test_reading_with_more_margins_averages_the_wider_and_tighter_crops(tmp_path
     assert tight[0] > 0.99 and wide[2] > tight[2] and wide[0] < tight[0]
     np.testing.assert_allclose(both.probabilities(rgb, found)[0], wide, atol=1e-5)  # symmetric
     assert wide.sum() == pytest.approx(1.0, abs=1e-5)
+    # an unsure tile read turned and wider too, in a second call, as when read all at once
+    unsure = CropClassifier(path, mode="reader", margins=(0.5,), upside_down=True, turn_below=1.5)
+    np.testing.assert_allclose(unsure.probabilities(rgb, found)[0], wide, atol=1e-5)
 
 
 @pytest.mark.parametrize("views,upside_down,margins", [
