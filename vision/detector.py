@@ -336,6 +336,10 @@ def cpu_session(path: str | os.PathLike, threads: int | None = None):
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads or _cpu_count()
     options.inter_op_num_threads = 1
+    # Idle workers sleep instead of spinning: the app makes many short calls with Python and
+    # OpenCV work between them, which spinning workers take cores from (a 12 MP photo 1.23x
+    # faster on 2 cores, the same readings; models/README.md, session 21)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     return ort.InferenceSession(str(path), sess_options=options,
                                 providers=["CPUExecutionProvider"])

@@ -191,3 +191,13 @@ def test_tile_score_any_sums_the_class_scores():
     assert list(cls) == [0, 4] and np.allclose(score, [0.6, 0.9])
     with pytest.raises(ValueError, match="tile_score"):
         decode_output(out, 5, conf=0.25, tile_score="sum")
+
+
+def test_every_session_runs_on_the_cpu_with_idle_workers_asleep(tmp_path):
+    from vision.detector import cpu_session
+    session = cpu_session(write_stub_model(tmp_path / "m.onnx", np.zeros((1, 5, 1), np.float32),
+                                           names=["tile"]), threads=2)
+    options = session.get_session_options()
+    assert session.get_providers() == ["CPUExecutionProvider"]
+    assert options.intra_op_num_threads == 2
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
