@@ -27,8 +27,8 @@ flowers or seasons are re-weighed by the number and character printed on them
 fifth copy of a tile). The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
 classifier reads every class. On the held-out real Camerash photos the pipeline reads
-per-tile F1 0.987 (every tile found; the three misses flowers and seasons read as another),
-on held-out-design synthetic scenes 0.798 (operating confidence 0.5, picked on
+per-tile F1 0.996 (every tile found; the one miss a flower read as another), on
+held-out-design synthetic scenes 0.798 (operating confidence 0.5, picked on
 development scenes of the training designs; models/README.md).
 """
 from __future__ import annotations
