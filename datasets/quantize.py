@@ -82,13 +82,13 @@ def reader_inputs(samples: list[Sample], source: Path, count: int = READER_CROPS
                   seed: int = 0) -> list[np.ndarray]:
     """Batches of crops of the scenes' labelled tiles, cut as the app cuts them, each also
     turned 180°, `count` of them drawn at random."""
-    from vision.refine import CropClassifier
+    from vision.refine import CropClassifier, turn_over
 
     cutter = CropClassifier(source, mode="reader")  # the source says how: input size, margin
     crops = []
     for sample in samples:
         batch = cutter.crops(_rgb(sample.image), sample.xyxy)
-        crops.extend([batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])])
+        crops.extend([batch, turn_over(batch)])
     crops = np.concatenate(crops)
     crops = crops[np.random.default_rng(seed).permutation(len(crops))[:count]]
     return [crops[i:i + 64] for i in range(0, len(crops), 64)]

@@ -185,22 +185,26 @@ class CropClassifier:
             return self.read_crops([self.crops(rgb, boxes, m)
                                     for m in (self.margin, *self.extra_margins)])
         as_cut = self.crops(rgb, boxes)
-        probs = self.read_crops([as_cut], turned=False)
+        probs = self.mean_probabilities([as_cut])
         unsure = np.flatnonzero(probs.max(axis=1) < self.turn_below)
         if len(unsure):  # the other views, of the unsure tiles only
-            more = [_turned(as_cut[unsure])]
+            more = [turn_over(as_cut[unsure])]
             for margin in self.extra_margins:
                 cut = self.crops(rgb, boxes[unsure], margin)
-                more += [cut, _turned(cut)]
-            probs[unsure] = (probs[unsure] + len(more) * self.read_crops(more, turned=False)
+                more += [cut, turn_over(cut)]
+            probs[unsure] = (probs[unsure] + len(more) * self.mean_probabilities(more)
                              ) / (1 + len(more))
         return probs
 
-    def read_crops(self, views: list[np.ndarray], turned: bool | None = None) -> np.ndarray:
+    def read_crops(self, views: list[np.ndarray]) -> np.ndarray:
         """(N, nc) mean probabilities over `views`, each (N, 3, S, S) crops of the same N
-        tiles (and, with `upside_down` or `turned`, each turned 180° too), in one ONNX call."""
-        if self.upside_down if turned is None else turned:
-            views = views + [_turned(v) for v in views]
+        tiles (and, with `upside_down`, each turned 180° too), in one ONNX call."""
+        if self.upside_down:
+            views = views + [turn_over(v) for v in views]
+        return self.mean_probabilities(views)
+
+    def mean_probabilities(self, views: list[np.ndarray]) -> np.ndarray:
+        """(N, nc) mean probabilities over `views` exactly as given, in one ONNX call."""
         probs = self.session.run(None, {self.input_name: np.concatenate(views)})[0]
         return probs.reshape(len(views), len(views[0]), -1).mean(axis=0)
 
@@ -260,7 +264,7 @@ class CropClassifier:
         return out
 
 
-def _turned(crops: np.ndarray) -> np.ndarray:
+def turn_over(crops: np.ndarray) -> np.ndarray:
     """(N, 3, S, S) crops turned 180°."""
     return np.ascontiguousarray(crops[:, :, ::-1, ::-1])
 
