@@ -1,6 +1,7 @@
 """Measure the detector (with its refiner) as the user meets it: photo files in, tiles out.
 
-    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash [--scale 0.5] [--turn 90]] \
+    python -m datasets.evaluate --synth cache/synth_val [--camerash ../shared/data/camerash [--scale 0.5] [--turn 90]
+        [--blur 0.04] [--noise 20]] \
         [--model models/detector.onnx] [--json cache/eval.json] [--limit N] [--conf C] \
         [--classifier none | PATH [--reader] [--upside-down] [--margins 0.03,0.13]
                               [--min-confidence 0.5]] [--views 2] [--turn-below 0.8] [--no-glyphs]
@@ -286,20 +287,32 @@ def camerash_samples(camerash: Path, boxes_json: Path, held_out: bool = True) ->
     return samples
 
 
-def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int = 0
-           ) -> list[Sample]:
-    """The photos resized by `scale` (Lanczos) and turned `turns` x 90 degrees counter-
-    clockwise in their pixels (no EXIF), written into `folder` as JPEG q90, with their boxes
-    moved alike: the same tiles seen smaller (from farther, through a messenger) or from
-    another side of the table."""
+def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int = 0,
+           blur: float = 0.0, noise: float = 0.0) -> list[Sample]:
+    """The photos resized by `scale` (Lanczos), blurred (a Gaussian of `blur` times the
+    photo's median labelled tile short side: out of focus, or a shaking hand in dim light),
+    with sensor noise (Gaussian, `noise` grey levels of 255, seeded by the photo's place in
+    the list) and turned `turns` x 90 degrees counter-clockwise in their pixels (no EXIF),
+    written into `folder` as JPEG q90, with their boxes moved alike: the same tiles seen
+    smaller (from farther, through a messenger), in worse light, or from another side of
+    the table."""
+    import cv2
     from PIL import Image
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for sample in samples:
+    for index, sample in enumerate(samples):
         image = Image.open(sample.image).convert("RGB")
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         image = image.resize(size, Image.LANCZOS) if scale != 1.0 else image
         xyxy = sample.xyxy * scale
+        if blur > 0 or noise > 0:
+            pixels = np.asarray(image, np.float32)
+            if blur > 0 and len(xyxy):
+                side = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
+                pixels = cv2.GaussianBlur(pixels, (0, 0), max(blur * side, 1e-3))
+            if noise > 0:
+                pixels = pixels + np.random.default_rng([index]).normal(0.0, noise, pixels.shape)
+            image = Image.fromarray(np.clip(np.rint(pixels), 0, 255).astype(np.uint8))
         for _ in range(turns % 4):  # (x, y) -> (y, width - x), one quarter turn at a time
             x1, y1, x2, y2 = xyxy.T
             xyxy = np.stack([y1, image.width - x2, y2, image.width - x1], axis=1)
@@ -450,6 +463,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
                         help="read the photos turned this many degrees counter-clockwise "
                              "(in the pixels, no EXIF)")
+    parser.add_argument("--blur", type=float, default=0.0, metavar="F",
+                        help="read the photos blurred: a Gaussian of F times their median tile "
+                             "short side (0.04: soft; 0.08: badly out of focus)")
+    parser.add_argument("--noise", type=float, default=0.0, metavar="STD",
+                        help="read the photos with Gaussian sensor noise of STD grey levels")
     parser.add_argument("--model", type=Path, default=None, help="detector ONNX file")
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence")
     parser.add_argument("--iou", type=float, default=None,
@@ -491,6 +509,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0.0 < args.scale <= 1.0:
         parser.error(f"--scale {args.scale}: expected a factor in (0, 1]")
+    if args.blur < 0 or args.noise < 0:
+        parser.error("--blur and --noise: expected 0 or more")
     from scoring.tiles import BACK
     from vision.detector import DEFAULT_MODEL_PATH
     from vision.pipeline import NMS_IOU, TileReader
@@ -518,12 +538,15 @@ def main(argv: list[str] | None = None) -> int:
         reader.refiner.turn_below = args.turn_below
     reports = []
     how = ((f", shrunk to {args.scale:g}" if args.scale != 1.0 else "")
+           + (f", blurred by {args.blur:g} of a tile" if args.blur else "")
+           + (f", noise {args.noise:g} grey levels" if args.noise else "")
            + (f", turned {args.turn} degrees" if args.turn else ""))
     with tempfile.TemporaryDirectory() as folder:
         def taken(samples: list[Sample], name: str) -> list[Sample]:
-            if args.scale == 1.0 and not args.turn:
+            if args.scale == 1.0 and not (args.turn or args.blur or args.noise):
                 return samples
-            return reshot(samples, Path(folder) / name, args.scale, args.turn // 90)
+            return reshot(samples, Path(folder) / name, args.scale, args.turn // 90,
+                          args.blur, args.noise)
 
         if args.synth:
             samples = taken(synth_samples(args.synth)[: args.limit or None], "synth")

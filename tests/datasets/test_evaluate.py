@@ -191,6 +191,30 @@ def test_reshot_photos_keep_their_tiles_in_place(tmp_path, scale, turns, size, b
     assert image[y1 + 2:y2 - 2, x1 + 2:x2 - 2].mean() > 200 and image.mean() < 80  # the tile moved with its box
 
 
+@pytest.mark.parametrize("blur, noise, sharp, noisy", [
+    (0.0, 0.0, True, False),    # as taken: the 170-level edge in one step, a flat background
+    (0.04, 0.0, False, False),  # a Gaussian of 0.04 x the 40 px tile spreads the edge
+    (0.08, 0.0, False, False),
+    (0.0, 20.0, True, True),    # noise of 20 grey levels (JPEG smooths a little of it)
+])
+def test_reshot_photos_blur_and_noise_as_asked(tmp_path, blur, noise, sharp, noisy):
+    from PIL import Image
+
+    from datasets.evaluate import reshot
+    pixels = np.full((100, 200, 3), 60, np.uint8)
+    pixels[10:70, 20:60] = 230  # the tile, 40 px across
+    Image.fromarray(pixels).save(tmp_path / "p.png")
+    sample = Sample(tmp_path / "p.png", np.array([[20.0, 10.0, 60.0, 70.0]]), np.array([3]), True)
+    (shot,) = reshot([sample], tmp_path / "out", blur=blur, noise=noise)
+    image = np.asarray(Image.open(shot.image).convert("L")).astype(np.float64)
+    step = np.abs(np.diff(image[40, 10:70]))  # across the tile's left edge
+    assert (step.max() > 150) == sharp and step.max() > 15
+    assert (image[80:95, 100:190].std() > 10) == noisy
+    assert shot.xyxy.tolist() == sample.xyxy.tolist()
+    (again,) = reshot([sample], tmp_path / "again", blur=blur, noise=noise)
+    assert np.array_equal(np.asarray(Image.open(again.image)), np.asarray(Image.open(shot.image)))
+
+
 @pytest.mark.parametrize("per_class, bonus, playing", [
     ({"1f": 0.5, "2f": 1.0, "1m": 1.0, "7z": 0.8, "back": 0.2}, 0.75, 0.9),  # back in neither
     ({"1m": 1.0}, None, 1.0),                                               # no bonus tile
