@@ -18,7 +18,7 @@ import numpy as np
 from PIL import Image
 
 from vision.layout import LaidTile, TableLayout
-from vision.legibility import closer_hint
+from vision.legibility import photo_hint
 
 MODEL_ENV = "MAHJONG_LENS_MODEL"
 # what else in the environment changes the reader: the crop classifier, the operating confidence
@@ -128,5 +128,5 @@ def recognise(data: bytes, reader: Reader) -> Recognition | str:
         message = ("No tiles found in this photo. Take it again from above, closer, with the "
                    "tiles filling the frame, or enter the hand with the tile buttons.")
     else:
-        message = closer_hint(layout)
+        message = photo_hint(reading.photo.rgb, layout, reading.photo.scale)
     return Recognition(overlay, layout, n, doubtful, time.perf_counter() - start, message)

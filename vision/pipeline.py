@@ -113,14 +113,14 @@ def read_layout_from_path(path, model=None):
     """`mahjong-lens read PHOTO`: the photo's `TableLayout` (vision.layout), timed.
 
     A photo in which no tile is found is an error (one line, `ValueError`): there is nothing
-    to lay out and the user should retake it. Tiles too small to read well add a note
-    (vision/legibility.py)."""
+    to lay out and the user should retake it. Tiles too small or too blurred to read well
+    add a note (vision/legibility.py)."""
     from vision.layout import read_layout
-    from vision.legibility import closer_hint
+    from vision.legibility import photo_hint
 
     reading = TileReader(model or DEFAULT_MODEL_PATH).read(path)
     if len(reading.detections) == 0:
         raise ValueError(f"{path}: no tiles found in the photo")
     layout = read_layout(reading.detections)
-    hint = closer_hint(layout)
+    hint = photo_hint(reading.photo.rgb, layout, reading.photo.scale)
     return replace(layout, notes=layout.notes + (hint,)) if hint else layout
