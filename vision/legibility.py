@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import short_sides
-from vision.layout import TableLayout, hand_tiles
+from vision.layout import LaidTile, TableLayout, hand_tiles
 
 SMALL_TILE_PX = 36  # median short side of the hand's tiles under which reading falls off
 SHARP_SIDE = 48     # tiles are compared shrunk to this short side; smaller ones are not measured
@@ -29,7 +29,7 @@ BLURRED = 0.10      # median tile sharpness under which the photo is called blur
                     # development photos, models/README.md session 22)
 
 
-def _faces(layout: TableLayout) -> list:
+def _faces(layout: TableLayout) -> list[LaidTile]:
     """The hand's face-up tiles, bonus tiles included (face-down kong tiles carry no face)."""
     return [t for t in hand_tiles(layout) + list(layout.bonus) if t.code != "back"]
 
@@ -93,5 +93,6 @@ def steady_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float]
 
 def photo_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float] = (1.0, 1.0)
                ) -> str | None:
-    """The hint a photo needs, if any: closer first (small tiles also measure as blurred)."""
+    """The hint a photo needs, if any: closer first, since a closer photo of small tiles is
+    also the cure for their blur (and tiles under SHARP_SIDE are not measured)."""
     return closer_hint(layout) or steady_hint(rgb, layout, scale)
