@@ -28,6 +28,11 @@ MAX_DETECTIONS = 300
 TILE_FINDER_NAMES = ("tile",)  # a detector trained with datasets/train_detector.py --single-class
 
 
+def _rows(values: np.ndarray, n: int) -> np.ndarray:
+    """`values` as n rows (a selection of no detections keeps its columns)."""
+    return values.reshape(n, -1) if n else values.reshape(0, values.shape[-1] if values.ndim == 2 else 0)
+
+
 @dataclass(frozen=True)
 class Detections:
     """Detected tiles: xyxy (N, 4) float32 photo pixels, class_id (N,) int64, confidence (N,).
@@ -85,8 +90,8 @@ class Detections:
         if (self.alt_class_id is None) != (self.alt_confidence is None):
             raise ValueError("Detections: alt_class_id and alt_confidence come together")
         if self.alt_class_id is not None:
-            alt_id = np.asarray(self.alt_class_id, np.int64).reshape(n, -1)
-            alt_conf = np.asarray(self.alt_confidence, np.float32).reshape(n, -1)
+            alt_id, alt_conf = (_rows(np.asarray(self.alt_class_id, np.int64), n),
+                                _rows(np.asarray(self.alt_confidence, np.float32), n))
             if alt_id.shape != alt_conf.shape:
                 raise ValueError(f"Detections: alt_class_id {alt_id.shape} and alt_confidence "
                                  f"{alt_conf.shape} differ in shape")

@@ -177,6 +177,19 @@ def test_detections_are_frozen_and_convert_types():
     assert len(Detections.empty(["a"])) == 0 and len(found.select(np.array([False]))) == 0
 
 
+@pytest.mark.parametrize("keep", [np.array([False, False]), np.array([], np.int64), np.array([1])])
+def test_selecting_read_tiles_keeps_their_runners_up(keep):
+    """A reader's detections carry runners-up; selecting none of them (no tile shown) once
+    failed to reshape them."""
+    found = Detections([[0, 0, 1, 1], [2, 2, 3, 4]], [0, 2], [0.5, 0.7], ["a", "b", "c"],
+                       alt_class_id=[[1, 2], [0, 1]], alt_confidence=[[0.2, 0.1], [0.2, 0.05]],
+                       tile_score=[0.4, 0.9])
+    picked = found.select(keep)
+    n = int(keep.sum()) if keep.dtype == bool else len(keep)
+    assert len(picked) == n and picked.alt_class_id.shape == (n, 2)
+    assert picked.alt_confidence.shape == (n, 2) and picked.tile_score.shape == (n,)
+
+
 def test_tile_score_any_sums_the_class_scores():
     from vision.detector import decode_output
     # one box whose score is spread over three classes (0.2 each), one clear box (0.9)
