@@ -8,25 +8,18 @@ that were found were read right 85 % of the time (368 of 434) and larger ones 97
 against 80 of 120 above: such a photo is worth taking again closer rather than correcting
 tile by tile.
 
-Blur is measured in tile units too: a Gaussian blur of 0.06 of a tile's short side (a shaking
-hand in dim light) left the finder's tile score under the operating point on 10 of 297
-real training tiles and 43 of 236 held-out ones, and at 0.08 on 65 and 93
-(`datasets.evaluate --blur`; models/README.md, session 22). Missed tiles are not shown at all,
-so such a photo is worth taking again too.
+A blurred photo (vision.sharpness) loses tiles the page then does not show at all, so it
+is worth taking again too.
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.geometry import short_sides
 from vision.layout import LaidTile, TableLayout, hand_tiles
+from vision.sharpness import BLURRED, photo_sharpness
 
 SMALL_TILE_PX = 36  # median short side of the hand's tiles under which reading falls off
-SHARP_SIDE = 48     # tiles are compared shrunk to this short side; smaller ones are not measured
-SHARP_MIN_TILES = 3
-BLURRED = 0.10      # median tile sharpness under which the photo is called blurred (chosen on
-                    # development photos, models/README.md session 22)
 
 
 def _faces(layout: TableLayout) -> list[LaidTile]:
@@ -52,33 +45,14 @@ def closer_hint(layout: TableLayout) -> str | None:
             f"{SMALL_TILE_PX} or more read best): check every tile, or take the photo closer.")
 
 
-def tile_sharpness(grey: np.ndarray, box) -> float | None:
-    """How sharp one tile looks, whatever its size: the mean |Laplacian| of the tile shrunk
-    to SHARP_SIDE pixels on its short side, over its contrast (std + 5, so that a plain
-    white dragon is not called blurred for having no ink). None for a tile under SHARP_SIDE
-    pixels, which would have to be enlarged, and so blurred, to be compared."""
-    height, width = grey.shape
-    x1, y1 = max(0, int(round(box[0]))), max(0, int(round(box[1])))
-    x2, y2 = min(width, int(round(box[2]))), min(height, int(round(box[3])))
-    if min(x2 - x1, y2 - y1) < SHARP_SIDE:
-        return None
-    factor = SHARP_SIDE / min(x2 - x1, y2 - y1)
-    tile = cv2.resize(grey[y1:y2, x1:x2], (max(SHARP_SIDE, round((x2 - x1) * factor)),
-                                           max(SHARP_SIDE, round((y2 - y1) * factor))),
-                      interpolation=cv2.INTER_AREA).astype(np.float32)
-    return float(np.abs(cv2.Laplacian(tile, cv2.CV_32F)).mean() / (tile.std() + 5.0))
-
-
 def sharpness(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float] = (1.0, 1.0)
               ) -> float | None:
-    """Median `tile_sharpness` of the hand's face-up tiles in `rgb` (decoded pixels; the
-    layout's boxes are in full-resolution pixels, `scale` = vision.image.Photo.scale);
-    None when fewer than SHARP_MIN_TILES are large enough to measure."""
-    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    """vision.sharpness.photo_sharpness of the hand's face-up tiles in `rgb` (decoded
+    pixels; the layout's boxes are in full-resolution pixels, `scale` =
+    vision.image.Photo.scale)."""
     to_decoded = np.array([scale[0], scale[1]] * 2, np.float64)
-    values = [v for t in _faces(layout)
-              if (v := tile_sharpness(grey, np.asarray(t.box, np.float64) / to_decoded)) is not None]
-    return float(np.median(values)) if len(values) >= SHARP_MIN_TILES else None
+    boxes = np.array([t.box for t in _faces(layout)], np.float64).reshape(-1, 4)
+    return photo_sharpness(rgb, boxes / to_decoded)
 
 
 def steady_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float] = (1.0, 1.0)
@@ -94,5 +68,6 @@ def steady_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float]
 def photo_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float] = (1.0, 1.0)
                ) -> str | None:
     """The hint a photo needs, if any: closer first, since a closer photo of small tiles is
-    also the cure for their blur (and tiles under SHARP_SIDE are not measured)."""
+    also the cure for their blur (and tiles under vision.sharpness.SHARP_SIDE are not
+    measured)."""
     return closer_hint(layout) or steady_hint(rgb, layout, scale)
