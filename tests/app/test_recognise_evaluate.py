@@ -76,6 +76,33 @@ def test_small_tiles_ask_for_a_closer_photo():
     assert found.tiles == 4 and "about 20 pixels" in found.message and "closer" in found.message
 
 
+def _stroked_tiles(n: int, width: int, blur: float) -> bytes:
+    """PNG bytes with white tiles bearing dark strokes where FakeReader puts its boxes,
+    blurred by a Gaussian of `blur` tile widths."""
+    import cv2
+    rng = np.random.default_rng(0)
+    rgb = np.full((200, 60 * n + 100, 3), (40, 120, 60), np.uint8)
+    for i in range(n):
+        x = 40 + 60 * i
+        rgb[50:120, x:x + width] = 235
+        for _ in range(6):
+            cv2.line(rgb, (int(x + rng.integers(3, width - 3)), int(rng.integers(53, 117))),
+                     (int(x + rng.integers(3, width - 3)), int(rng.integers(53, 117))), (30, 30, 160), 3)
+    if blur:
+        rgb = cv2.GaussianBlur(rgb, (0, 0), blur * width)
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("blur, hint", [(0.0, False), (0.08, True)])
+def test_a_blurred_photo_asks_for_a_steadier_one(blur, hint):
+    codes = ["1m", "2m", "3m", "4m", "5m"]
+    found = recognise.recognise(_stroked_tiles(len(codes), 50, blur), FakeReader(codes, width=50))
+    assert found.tiles == 5
+    assert (found.message is not None and "blurred" in found.message) == hint
+
+
 def test_no_tiles_is_a_plain_note():
     found = recognise.recognise(table_photo(codes=[]), FakeReader([]))
     assert found.tiles == 0 and "No tiles found" in found.message
