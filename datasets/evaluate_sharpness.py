@@ -3,6 +3,7 @@ blurred the photos are: the threshold is chosen here, on development photos.
 
     python -m datasets.evaluate_sharpness --camerash ../shared/data/camerash --camerash-training \\
         [--synth cache/synth_fd_dev] [--blur 0,0.02,0.04,0.06,0.08] [--json cache/sharp.json]
+        [--side 48] [--grid 0.06,0.07,0.08,0.09,0.10]
 
 Each photo is read as the app reads it (decode, find, read, lay out), after `reshot` blurs
 it by a Gaussian of F times its median labelled tile short side; the hand's sharpness
@@ -21,6 +22,14 @@ from pathlib import Path
 import numpy as np
 
 GRID = (0.06, 0.07, 0.08, 0.09, 0.10)
+
+
+def numbers(text: str) -> list[float]:
+    """Comma-separated numbers; ValueError names the bad text."""
+    try:
+        return [float(b) for b in text.split(",") if b.strip()]
+    except ValueError:
+        raise ValueError(f"{text!r}: expected numbers separated by commas") from None
 
 
 def measure(reader, samples) -> list[float | None]:
@@ -42,13 +51,13 @@ def measure(reader, samples) -> list[float | None]:
     return values
 
 
-def summary(values: list[float | None]) -> dict:
+def summary(values: list[float | None], grid=GRID) -> dict:
     measured = np.array([v for v in values if v is not None])
     out = {"photos": len(values), "measured": int(len(measured))}
     if len(measured):
         out["spread"] = {k: round(float(np.percentile(measured, q)), 4)
                          for k, q in (("min", 0), ("p10", 10), ("median", 50), ("max", 100))}
-        out["flagged"] = {str(t): round(float((measured < t).mean()), 4) for t in GRID}
+        out["flagged"] = {str(t): round(float((measured < t).mean()), 4) for t in grid}
     return out
 
 
@@ -62,12 +71,20 @@ def main(argv=None) -> int:
                         help="synthetic scenes (repeatable)")
     parser.add_argument("--blur", default="0,0.02,0.04,0.06,0.08",
                         help="comma-separated blurs, in tile short sides")
+    parser.add_argument("--grid", default=",".join(map(str, GRID)), help="thresholds to count")
+    parser.add_argument("--side", type=int, default=None,
+                        help="measure tiles from this short side up (vision.sharpness.SHARP_SIDE)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     try:
-        blurs = [float(b) for b in args.blur.split(",") if b.strip()]
-    except ValueError:
-        parser.error(f"--blur {args.blur!r}: expected numbers separated by commas")
+        blurs, grid = numbers(args.blur), numbers(args.grid)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.side is not None:
+        if args.side < 8:
+            parser.error(f"--side {args.side}: expected 8 pixels or more")
+        import vision.sharpness
+        vision.sharpness.SHARP_SIDE = args.side
     from datasets.evaluate import camerash_samples, reshot, synth_samples
     from vision.pipeline import TileReader
     sets = {str(folder): synth_samples(folder) for folder in args.synth}
@@ -82,7 +99,7 @@ def main(argv=None) -> int:
         for blur in blurs:
             with tempfile.TemporaryDirectory() as folder:
                 shot = reshot(samples, Path(folder), blur=blur) if blur else samples
-                result = summary(measure(reader, shot))
+                result = summary(measure(reader, shot), grid)
             report[f"{name}, blur {blur:g}"] = result
             print(f"{name}, blur {blur:g}: {json.dumps(result)}", flush=True)
     if args.json:

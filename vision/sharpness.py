@@ -14,9 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-SHARP_SIDE = 48     # tiles are compared shrunk to this short side; smaller ones are not measured
+SHARP_SIDE = 36     # tiles are compared shrunk to this short side; smaller ones are not measured
+                    # (vision.legibility asks for a closer photo under 36 px)
 SHARP_MIN_TILES = 3
-BLURRED = 0.10      # median tile sharpness under which the photo is called blurred (chosen on
+BLURRED = 0.14      # median tile sharpness under which the photo is called blurred (chosen on
                     # development photos, models/README.md session 22)
 
 

@@ -51,7 +51,7 @@ def _photo(tile_w: int, tile_h: int, n: int = 13, blur: float = 0.0):
 SHARP_CASES = [
     ("sharp", 80, 100, 13, 0.0, False),
     ("blurred by 0.08 of a tile", 80, 100, 13, 0.08, True),
-    ("blurred, but tiles under 48 px are not measured", 40, 52, 13, 0.08, False),
+    ("blurred, but tiles under 36 px are not measured", 30, 40, 13, 0.08, False),
 ]
 
 

@@ -33,7 +33,7 @@ CASES = [
     ("a little soft", 80, 100, 13, 0.01, "sharp"),
     ("blurred by 0.08 of a tile", 80, 100, 13, 0.08, "blurred"),
     ("large tiles blurred alike", 160, 200, 13, 0.08, "blurred"),
-    ("tiles under 48 px are not measured", 40, 52, 13, 0.08, None),
+    ("tiles under 36 px are not measured", 30, 40, 13, 0.08, None),
     ("two tiles are too few", 80, 100, 2, 0.08, None),
 ]
 
