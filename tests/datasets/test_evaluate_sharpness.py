@@ -26,7 +26,8 @@ def test_summary_of_nothing_measured():
     assert summary([None, None]) == {"photos": 2, "measured": 0}
 
 
-@pytest.mark.parametrize("argv", [[], ["--camerash", "x", "--blur", "0,a"]])
+@pytest.mark.parametrize("argv", [[], ["--camerash", "x", "--blur", "0,a"], ["--camerash", "x", "--grid", "0.1,b"],
+                                  ["--camerash", "x", "--side", "2"]])
 def test_bad_arguments_are_one_line(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv)
