@@ -298,6 +298,8 @@ def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int =
     the table."""
     import cv2
     from PIL import Image
+
+    from vision.geometry import short_sides
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for index, sample in enumerate(samples):
@@ -308,7 +310,7 @@ def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int =
         if blur > 0 or noise > 0:
             pixels = np.asarray(image, np.float32)
             if blur > 0 and len(xyxy):
-                side = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
+                side = float(np.median(short_sides(xyxy)))
                 pixels = cv2.GaussianBlur(pixels, (0, 0), max(blur * side, 1e-3))
             if noise > 0:
                 pixels = pixels + np.random.default_rng([index]).normal(0.0, noise, pixels.shape)

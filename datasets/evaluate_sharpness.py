@@ -44,7 +44,7 @@ def measure(reader, samples) -> list[float | None]:
         except ImageError:
             values.append(None)
             continue
-        found = reading.detections.select(reading.tile_score >= reader.conf)
+        found = reading.detections  # from the operating point, as the page gets them
         layout = read_layout(found) if len(found) else None
         values.append(None if layout is None else
                       sharpness(reading.photo.rgb, layout, reading.photo.scale))

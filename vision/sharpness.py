@@ -21,19 +21,20 @@ BLURRED = 0.14      # median tile sharpness under which the photo is called blur
                     # development photos, models/README.md session 22)
 
 
-def tile_sharpness(grey: np.ndarray, box) -> float | None:
-    """How sharp one tile looks, whatever its size: the mean |Laplacian| of the tile shrunk
-    to SHARP_SIDE pixels on its short side, over its contrast (std + 5, so that a plain
+def tile_sharpness(rgb: np.ndarray, box) -> float | None:
+    """How sharp one tile looks, whatever its size: the mean |Laplacian| of the grey tile
+    shrunk to SHARP_SIDE pixels on its short side, over its contrast (std + 5, so that a plain
     white dragon is not called blurred for having no ink). None for a tile under SHARP_SIDE
     pixels, which would have to be enlarged, and so blurred, to be compared."""
-    height, width = grey.shape
+    height, width = rgb.shape[:2]
     x1, y1 = max(0, int(round(box[0]))), max(0, int(round(box[1])))
     x2, y2 = min(width, int(round(box[2]))), min(height, int(round(box[3])))
     if min(x2 - x1, y2 - y1) < SHARP_SIDE:
         return None
     factor = SHARP_SIDE / min(x2 - x1, y2 - y1)
-    tile = cv2.resize(grey[y1:y2, x1:x2], (max(SHARP_SIDE, round((x2 - x1) * factor)),
-                                           max(SHARP_SIDE, round((y2 - y1) * factor))),
+    grey = cv2.cvtColor(np.ascontiguousarray(rgb[y1:y2, x1:x2]), cv2.COLOR_RGB2GRAY)
+    tile = cv2.resize(grey, (max(SHARP_SIDE, round((x2 - x1) * factor)),
+                             max(SHARP_SIDE, round((y2 - y1) * factor))),
                       interpolation=cv2.INTER_AREA).astype(np.float32)
     return float(np.abs(cv2.Laplacian(tile, cv2.CV_32F)).mean() / (tile.std() + 5.0))
 
@@ -41,7 +42,6 @@ def tile_sharpness(grey: np.ndarray, box) -> float | None:
 def photo_sharpness(rgb: np.ndarray, boxes: np.ndarray) -> float | None:
     """Median `tile_sharpness` of the tiles at `boxes` (N, 4) in `rgb`'s pixels; None when
     fewer than SHARP_MIN_TILES are large enough to measure."""
-    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     values = [v for box in np.asarray(boxes, np.float64).reshape(-1, 4)
-              if (v := tile_sharpness(grey, box)) is not None]
+              if (v := tile_sharpness(rgb, box)) is not None]
     return float(np.median(values)) if len(values) >= SHARP_MIN_TILES else None
