@@ -20,14 +20,14 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import classical as settle
 from ..result import FanHit, ScoreResult
 from .classical_items import ITEMS, LIMIT_HANDS, View
-from .optcheck import check_types
+from .optcheck import CheckedOptions
 from .reading import Reading, legal_waits, readings
 
 DEFAULT_LIMIT = 1000  # the value of a limit hand when the table plays without a limit
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(CheckedOptions):
     mahjong_points: int = 20                 # seed: "most sources 20, sometimes 10"
     limit: int | None = 1000                 # None: no limit [choice, seed silent]
     only_possible_tile: bool = True          # +2: unique wait or the last live copy
@@ -39,14 +39,8 @@ class Options:
     pure_straight_double: bool = False       # not in the seed
     concealed_double: bool = False           # not in the seed
 
-    def __post_init__(self) -> None:
-        check_types(self)
-        if self.mahjong_points < 0:
-            raise InvalidHandError(f"option mahjong_points must be 0 or more, got {self.mahjong_points!r}")
-        if self.limit is not None and self.limit < 1:
-            raise InvalidHandError(f"option limit must be 1 or more (or none), got {self.limit!r}")
-        if self.loser_pairs < 0:
-            raise InvalidHandError(f"option loser_pairs must be 0 or more, got {self.loser_pairs!r}")
+    # what a real table could use (the seed: 10 or 20 mahjong points, a limit of 1000)
+    RANGES = {"mahjong_points": (0, 100), "limit": (1, 100_000), "loser_pairs": (0, 7)}
 
     @property
     def limit_value(self) -> int:

@@ -21,12 +21,12 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import DISCARD_SPLITS, MULTIPLIERS, hk as hk_payments, hk_portion
 from ..result import FanHit, ScoreResult
 from .hk_fans import FANS, LIMIT, Fan
-from .optcheck import check_types
+from .optcheck import CheckedOptions
 from .reading import Reading, legal_waits, readings
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(CheckedOptions):
     """Defaults = preset hk001 (seed 001); `PRESETS['hk002']` flips what seed 002 says."""
     limit: int = 13
     minimum: int = 3
@@ -49,19 +49,11 @@ class Options:
     self_draw_each: int = 1                      # portions each loser pays on a self-draw
     unit: float = 1
 
-    def __post_init__(self) -> None:
-        check_types(self)
-        if self.multiplier not in MULTIPLIERS:
-            raise InvalidHandError(f"option multiplier must be one of {', '.join(MULTIPLIERS)}, got {self.multiplier!r}")
-        if self.discard_split not in DISCARD_SPLITS:
-            raise InvalidHandError(f"option discard_split must be one of {', '.join(DISCARD_SPLITS)}, "
-                                   f"got {self.discard_split!r}")
-        if self.self_draw_each not in (1, 2):
-            raise InvalidHandError(f"option self_draw_each must be 1 or 2, got {self.self_draw_each!r}")
-        if self.limit < 1 or self.minimum < 0 or self.seven_pairs_fan < 0 or self.great_three_dragons_fan < 0:
-            raise InvalidHandError("options limit must be 1 or more and minimum and fan values 0 or more")
-        if not self.unit > 0:
-            raise InvalidHandError(f"option unit must be more than 0, got {self.unit!r}")
+    # tables play 3 to 13 fan; 20 keeps 2 ** fan portions small whatever the payout
+    RANGES = {"limit": (1, 20), "minimum": (0, 20), "seven_pairs_fan": (0, 20),
+              "great_three_dragons_fan": (0, 20), "unit": (0.01, 1_000_000)}
+    CHOICES = {"multiplier": tuple(MULTIPLIERS), "discard_split": tuple(DISCARD_SPLITS),
+               "self_draw_each": (1, 2)}
 
 
 PRESETS: dict[str, Options] = {

@@ -18,12 +18,13 @@ from ...hand import Hand, WinContext, format_hand
 from ...payments import mcr as mcr_payments
 from ...result import FanHit, ScoreResult
 from ...tiles import format_tiles
+from ..optcheck import CheckedOptions
 from .evaluate import evaluate
 from .fans import BY_ID, FLOWER_TILES, table_for
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(CheckedOptions):
     """rules.md §1.6; defaults are the seed / WMO reading."""
     two_concealed_kongs_points: int = 8           # 6: 1998 rules, PyMahjongGB
     mixed_kongs_points: int = 6                   # one melded + one concealed kong: 6 seed, 5 PyMahjongGB, 3 = 74+67
@@ -41,12 +42,9 @@ class Options:
     nine_gates_excludes_terminal_pungs: bool = True
     minimum: int = 8
 
-    def __post_init__(self) -> None:
-        from ...errors import InvalidHandError
-        if self.mixed_kongs_points not in (3, 5, 6):
-            raise InvalidHandError(f"mixed_kongs_points must be 3, 5 or 6, got {self.mixed_kongs_points!r}")
-        if self.two_concealed_kongs_points not in (6, 8):
-            raise InvalidHandError(f"two_concealed_kongs_points must be 6 or 8, got {self.two_concealed_kongs_points!r}")
+    # 88 is the highest single fan; a minimum above it would refuse nearly every hand
+    RANGES = {"minimum": (0, 88)}
+    CHOICES = {"mixed_kongs_points": (3, 5, 6), "two_concealed_kongs_points": (6, 8)}
 
 
 PRESETS: dict[str, Options] = {
