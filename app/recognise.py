@@ -18,11 +18,11 @@ import numpy as np
 from PIL import Image
 
 from vision.layout import LaidTile, TableLayout
+from vision import runtime
 from vision.legibility import photo_hint
 
-MODEL_ENV = "MAHJONG_LENS_MODEL"
 # what else in the environment changes the reader: the crop classifier, the operating confidence
-READER_ENV = ("MAHJONG_LENS_CLASSIFIER", "MAHJONG_LENS_CONF")
+READER_ENV = runtime.READER_ENV
 LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
 OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
 BONUS_CODES = {f"{n}f" for n in range(1, 9)}
@@ -44,8 +44,7 @@ class Recognition:
 
 
 def model_path() -> Path:
-    from vision.detector import DEFAULT_MODEL_PATH
-    return Path(os.environ.get(MODEL_ENV) or DEFAULT_MODEL_PATH)
+    return runtime.model_path()
 
 
 def load_reader(path: str | os.PathLike | None = None) -> Reader | str:

@@ -186,7 +186,7 @@ def drop_duplicates(tiles: list[dict]) -> tuple[list[dict], list[dict]]:
 
 
 def draw(camerash: Path, boxes: dict, out: Path) -> None:
-    from vision.detector import Detections
+    from vision.types import Detections
     from vision.draw import draw_detections
     from vision.image import decode_image
     from datasets.classes import class_index, class_names

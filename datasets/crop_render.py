@@ -3,7 +3,7 @@
 One crop = one tile of one design (with its ivory and coloured body layers, and often its
 neighbours in the row) on a table patch, seen in perspective at a random size and angle,
 photographed (light, colour cast, glare, blur, noise, JPEG), then cut like a detector box
-(each side jittered) by `vision.refine.square_crop`, the function the runtime uses. Tiles
+(each side jittered) by `vision.recognition.refine.square_crop`, the function the runtime uses. Tiles
 are turned (0 and 180 degrees common, 90 and any angle less so) but never mirrored.
 
 Bonus tiles are the weak spot (design.md): `bonus_face` draws extra procedural flowers and
@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.refine import square_crop
+from vision.recognition.refine import square_crop
 
 from . import faces as F
 from .art.atlas import load_faces, load_meta

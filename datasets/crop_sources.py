@@ -4,7 +4,7 @@ Two sources: synthetic scenes of `datasets.synth` (truth JSON beside each image:
 labelled face-up tile and every labelled `back`), and the Camerash photos with the boxes of
 datasets/camerash_boxes.json (held-out sets or the others). Each box is kept as a patch of
 the photo with CONTEXT of the box size around it, so that a crop can be cut later with a
-jittered box, as a detector would give it, by `vision.refine.square_crop`.
+jittered box, as a detector would give it, by `vision.recognition.refine.square_crop`.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.refine import square_crop
+from vision.recognition.refine import square_crop
 
 from .classes import class_index
 from .crop_render import jitter_box, photograph

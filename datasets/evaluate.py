@@ -6,7 +6,7 @@
         [--classifier none | PATH [--reader] [--upside-down] [--margins 0.03,0.13]
                               [--min-confidence 0.5]] [--views 2] [--turn-below 0.8] [--no-glyphs]
 
-Without `--classifier` the pipeline is the app's (vision.refine.default_refiner: the committed
+Without `--classifier` the pipeline is the app's (vision.recognition.refine.default_refiner: the committed
 crop classifier in reader mode, each crop read as many ways as its metadata says, turned only
 when the crop as cut leaves it unsure; `--views` and `--turn-below` change that);
 `--classifier none` measures the detector alone (not possible for a tile finder),
@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector import box_iou
+from vision.boxes import box_iou
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 IGNORE_IOU = 0.25
@@ -299,7 +299,7 @@ def reshot(samples: list[Sample], folder: Path, scale: float = 1.0, turns: int =
     import cv2
     from PIL import Image
 
-    from vision.geometry import short_sides
+    from vision.boxes import short_sides
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for index, sample in enumerate(samples):
@@ -478,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the report here")
     parser.add_argument("--classifier", type=Path, default=None,
                         help="crop classifier ONNX to refine with (default: the app's second "
-                             "stage, vision.refine.default_refiner; 'none': the detector alone)")
+                             "stage, vision.recognition.refine.default_refiner; 'none': the detector alone)")
     parser.add_argument("--reader", action="store_true",
                         help="with --classifier: the detector only finds tiles (sum of class "
                              "scores) and the classifier reads every class")
@@ -491,33 +491,33 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave out labels and readings of face-down tiles (`back`)")
     parser.add_argument("--one-set", type=float, default=0.0,
                         help="with --classifier in reader mode: read the tiles of tile score "
-                             "from this value together as one set (vision/copies.py); 0: off")
+                             "from this value together as one set (vision/recognition/copies.py); 0: off")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="the classifier overrides a class only from this probability")
     parser.add_argument("--no-zoom", action="store_true",
                         help="read each photo once, without the second look at small tiles "
-                             "(vision/zoom.py)")
+                             "(vision/recognition/zoom.py)")
     parser.add_argument("--views", type=int, choices=(1, 2, 6), default=None,
                         help="crops read per tile: 1 (one cut), 2 (both ways up), 6 (three "
                              "cuts both ways up); default: the refiner's own (the app's: "
                              "the classifier's metadata `views`, else 6)")
     parser.add_argument("--no-glyphs", action="store_true",
                         help="read flowers and seasons without their printed number and "
-                             "character (vision/glyphs.py)")
+                             "character (vision/recognition/glyphs.py)")
     parser.add_argument("--turn-below", type=float, default=None,
                         help="read a tile turned 180 degrees too only when its top probability "
                              "as cut is under this (0: every tile); default: the refiner's own "
-                             "(the app's: vision.refine.TURN_BELOW)")
+                             "(the app's: vision.recognition.refine.TURN_BELOW)")
     args = parser.parse_args(argv)
     if not 0.0 < args.scale <= 1.0:
         parser.error(f"--scale {args.scale}: expected a factor in (0, 1]")
     if args.blur < 0 or args.noise < 0:
         parser.error("--blur and --noise: expected 0 or more")
     from scoring.tiles import BACK
-    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.runtime import model_path
     from vision.pipeline import NMS_IOU, TileReader
-    from vision.refine import CropClassifier, PassThrough
-    if args.classifier is None:  # the app's own second stage (vision.refine.default_refiner)
+    from vision.recognition.refine import CropClassifier, PassThrough
+    if args.classifier is None:  # the app's own second stage (vision.recognition.refine.default_refiner)
         refiner = None
     elif str(args.classifier).lower() == "none":
         refiner = PassThrough()
@@ -528,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
                                  margins=tuple(float(m) for m in args.margins.split(",") if m),
                                  one_set=args.one_set)
     try:
-        reader = TileReader(args.model or DEFAULT_MODEL_PATH, refiner=refiner, conf=MAP_CONF,
+        reader = TileReader(args.model or model_path(), refiner=refiner, conf=MAP_CONF,
                             iou=NMS_IOU if args.iou is None else args.iou, zoom=not args.no_zoom)
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))

@@ -6,7 +6,7 @@
 
 Test sets (every one is outside training):
 - `camerash-box`: the held-out Camerash photos (HELD_OUT_SETS), each labelled box cut by
-  `vision.refine.square_crop` as the refiner cuts a detection;
+  `vision.recognition.refine.square_crop` as the refiner cuts a detection;
 - `camerash-file`: the same tiles, the crop files of raw-tiles/ as the data set gives them;
 - `camerash-small`: the same boxes after shrinking the photo so that the tile is 28 pixels
   tall and saving it as JPEG quality 60 (a far tile of a phone photo);
@@ -93,7 +93,7 @@ def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarra
         camerash_patches,
         scene_patches,
     )
-    from vision.refine import square_crop
+    from vision.recognition.refine import square_crop
     sets = {}
     boxes = REPO / "datasets" / "camerash_boxes.json"
     if args.camerash:
@@ -157,16 +157,16 @@ def _median_seconds(call, repeat: int) -> float:
 
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
     """Median seconds of the app's pipeline on `photo` (decode, detect, refine with this
-    classifier read as the app reads it: vision.refine.default_refiner, its views, the
+    classifier read as the app reads it: vision.recognition.refine.default_refiner, its views, the
     glyphs and one set), and of its parts: the finder on the decoded photo (letterbox, ONNX,
-    NMS, and the second look at small tiles of vision/zoom.py) and the model's own ONNX
+    NMS, and the second look at small tiles of vision/recognition/zoom.py) and the model's own ONNX
     call, one pass."""
-    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.runtime import model_path
     from vision.pipeline import TileReader
-    from vision.refine import default_refiner
+    from vision.recognition.refine import default_refiner
     out = {"photo": str(photo)}
     refiner = default_refiner(model)
-    reader = TileReader(detector or DEFAULT_MODEL_PATH, refiner=refiner)
+    reader = TileReader(detector or model_path(), refiner=refiner)
     reader.read(photo)  # warm-up
     seconds = [reader.read(photo).seconds for _ in range(repeat)]
     found = reader.read(photo)
@@ -192,7 +192,7 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
           f"{list(rgb.shape[:2])} of {out['pipeline']['full']}; finder on the decoded photo, "
           f"with its second look at small tiles, {np.median(detect_s) * 1000:.0f} ms; the "
           f"model's ONNX call {np.median(model_s) * 1000:.0f} ms a pass")
-    from vision.detector import Detections
+    from vision.types import Detections
     h, w = rgb.shape[:2]
     tile_h = min(h, w) / 10
     if reader.stacking is not None:  # the stack classifier: four pungs' worth of lines
@@ -227,9 +227,9 @@ def paired(model: Path, detector: Path | None, synth: Path | None, camerash: Pat
         run_reader,
         synth_samples,
     )
-    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.runtime import model_path
     from vision.pipeline import TileReader
-    from vision.refine import CropClassifier, PassThrough
+    from vision.recognition.refine import CropClassifier, PassThrough
     sets = []
     if synth:
         sets.append(("synthetic held-out designs", synth_samples(synth)))
@@ -241,8 +241,8 @@ def paired(model: Path, detector: Path | None, synth: Path | None, camerash: Pat
     class SameDecode(PassThrough):  # the detector sees the same pixels in both readings
         decode_min_side = classifier.decode_min_side
 
-    plain = TileReader(detector or DEFAULT_MODEL_PATH, conf=MAP_CONF, refiner=SameDecode())
-    refined = TileReader(detector or DEFAULT_MODEL_PATH, conf=MAP_CONF, refiner=classifier)
+    plain = TileReader(detector or model_path(), conf=MAP_CONF, refiner=SameDecode())
+    refined = TileReader(detector or model_path(), conf=MAP_CONF, refiner=classifier)
     out = {}
     for name, samples in sets:
         counts = Counter()
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
-    from vision.refine import CropClassifier
+    from vision.recognition.refine import CropClassifier
     classifier = CropClassifier(args.model, threads=args.threads, upside_down=args.upside_down)
     report = {"model": str(args.model), "sets": {}}
     for name, (crops, labels) in test_sets(args, classifier.size, classifier.margin).items():

@@ -1,4 +1,4 @@
-"""Development measure of the glyph reader (vision/glyphs.py): flowers and seasons read right.
+"""Development measure of the glyph reader (vision/recognition/glyphs.py): flowers and seasons read right.
 
     python -m datasets.evaluate_glyphs [--camerash ../shared/data/camerash] [--sets 100] \\
         [--min-side 60] [--scenes cache/synth_fd_dev ...] [--glyphs OTHER.onnx] \\
@@ -24,7 +24,7 @@ Each tile is read by the app's crop classifier (the views its metadata names, as
 reads) and by the glyph reader; a tile
 counts when the class of highest probability after `reweigh` is its own (`classifier +
 glyphs`), or when the glyph evidence alone picks it (`glyphs alone`). `--weights` are the
-number's, the character's and the side's weights of `vision.glyphs.evidence`, given once or
+number's, the character's and the side's weights of `vision.recognition.glyphs.evidence`, given once or
 more (the tiles are read once).
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from datasets.glyph_render import NO_GLYPH_CODES
-from vision.detector import Detections
-from vision.glyphs import (
+from vision.types import Detections
+from vision.recognition.glyphs import (
     BONUS_CODES,
     LEGIBLE,
     WEIGHT_CHAR,
@@ -49,7 +49,8 @@ from vision.glyphs import (
     legibility,
     reweigh,
 )
-from vision.refine import DEFAULT_CLASSIFIER_PATH, CropClassifier
+from vision.recognition.refine import CropClassifier
+from vision.runtime import DEFAULT_CLASSIFIER_PATH
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -111,7 +112,7 @@ def scene_tiles(folder: Path, codes, min_side: float, pad: float = 0.25):
 
     from datasets.classes import class_index
     from datasets.evaluate import synth_samples
-    from vision.geometry import short_sides
+    from vision.boxes import short_sides
     wanted = [class_index()[c] for c in codes]
     tiles, labels = [], []
     for sample in synth_samples(folder):
@@ -176,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --weights takes three numbers, e.g. 0.7,0.7,0.35", file=sys.stderr)
         return 2
     classifier = CropClassifier(DEFAULT_CLASSIFIER_PATH, mode="reader")
-    classifier.set_views(classifier.views)  # as the app reads (vision.refine.default_refiner)
+    classifier.set_views(classifier.views)  # as the app reads (vision.recognition.refine.default_refiner)
     glyphs = GlyphReader(args.glyphs) if args.glyphs else GlyphReader()
     names = list(classifier.names)
     legible = (LEGIBLE[0] + LEGIBLE[1]) / 2

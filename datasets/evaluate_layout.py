@@ -4,7 +4,7 @@
         [--stacking models/stack_classifier.onnx|none] [--limit N] [--json cache/layout_eval.json]
         [--errors 20]
 
-Both (a) and (b) below let the stack classifier (vision/stacking.py, when committed) look at
+Both (a) and (b) below let the stack classifier (vision/recognition/stacking.py, when committed) look at
 the photo, as the app does, unless `--stacking none`.
 
 (a) Perfect detections: the labelled boxes of the truth (face-down tiles as `back`,
@@ -49,7 +49,7 @@ hand, which no real table does); the scenes of both seeds were drawn again:
     292 three-of-a-kind sets (the best of a grid fitted on those very sets), and with the
     detector's boxes both cues carry the same box error.
     Session 5: the lift of a turned tile is read at its near edge once the hand says where
-    the player sits, and a row near 45° needs more lift (vision.sets): hand **95.3%**
+    the player sits, and a row near 45° needs more lift (vision.layout.sets): hand **95.3%**
     (568 of 596), shown 93.3%, right or one tap away 98.3%; with a stacked kong 64.5% (was
     51.6%), without 97.0% hand. Misses by kind (`perfect_misses`): kong read as pung 14,
     pung read as kong 4, concealed or winning tile 3, no complete hand 3, bonus tiles 2,
@@ -89,7 +89,7 @@ together 122 of 128 (95.3%, against 97.0% in session 5: the new finder's boxes d
 to end the hand is right in 76 of 596 (12.8%, was 11.2%) and 70 of 578 (12.1%, was 10.9%),
 right or one tap away in 14.9% and 13.7%. Layout + scoring after the reader: 17 ms on
 average, 43 ms at the 95th percentile (seed 777).
-Session 7 (the stack classifier, vision/stacking.py, which looks at every three like tiles
+Session 7 (the stack classifier, vision/recognition/stacking.py, which looks at every three like tiles
 in a line for a tile on top; its weights chosen on perfect detections of seeds 4242-4246,
 1,273 -> 1,290 of 1,333; and the reader at 70,000 steps), run once:
   perfect detections: seed 777 hand 97.2% (579 of 596; was 95.3%), shown 95.1%, one tap
@@ -109,17 +109,17 @@ run once: perfect detections as above (97.2% and 98.6%); with the reader, every 
 hand read right in 74 of 596 (seed 777) and 64 of 578 (seed 779), grouping right in 72 (one
 concealed or winning tile, one pung read as kong) and all 64: together 136 of 138 (98.6%).
 End to end 84 of 596 (14.1%) and 74 of 578 (12.8%); right or one tap away 15.9% and 13.3%.
-Session 10 (the finder looks a second time at small tiles, vision/zoom.py; models unchanged),
+Session 10 (the finder looks a second time at small tiles, vision/recognition/zoom.py; models unchanged),
 run once: every tile of the hand read right in 87 of 596 (seed 777) and 74 of 578 (seed 779),
 grouping right in 84 (two other sets, one pung read as kong) and all 74: together 158 of 161
 (98.1%). End to end **103 of 596 (17.3%) and 89 of 578 (15.4%)**; right or one tap away
 19.5% and 16.6%.
-Session 11 (flowers and seasons re-weighed by their print, vision/glyphs.py; development
+Session 11 (flowers and seasons re-weighed by their print, vision/recognition/glyphs.py; development
 seeds 4244 + 4245 hands 295 → 297 of 693), run once: every tile of the hand read right in 92
 of 596 (seed 777) and 75 of 578 (seed 779), grouping right in 89 (two other sets, one pung
 read as kong) and all 75: together 164 of 167 (98.2%). End to end **107 of 596 (18.0%) and
 90 of 578 (15.6%)**; right or one tap away 20.3% and 17.1%.
-Session 12 (the side of a flower's number counts half in vision/glyphs.py; development seeds
+Session 12 (the side of a flower's number counts half in vision/recognition/glyphs.py; development seeds
 4244 + 4245, drawn again on a fresh machine, hands 299 → 301 of 694), run once: the same as
 session 11 on both seeds (92 and 75 read right, grouping right in 89 and 75, end to end 107
 of 596 and 90 of 578).
@@ -138,7 +138,9 @@ import numpy as np
 
 from datasets.classes import class_names
 from scoring.hand import MeldKind, parse_hand
-from vision.detector import DEFAULT_MODEL_PATH, Detections, box_iou
+from vision.boxes import box_iou
+from vision.runtime import model_path
+from vision.types import Detections
 from vision.image import load_photo
 from vision.layout import read_layout
 
@@ -340,8 +342,8 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
              stacking: str = "default", zoom: bool = True) -> dict:
     """`stacking`: the stack classifier's path, "default" (the committed one, when there
     is one) or "none"; it looks at the photo for the perfect detections too. `zoom`: the
-    finder's second look at small tiles (vision/zoom.py)."""
-    from vision.stacking import stack_reader
+    finder's second look at small tiles (vision/recognition/zoom.py)."""
+    from vision.recognition.stacking import stack_reader
     stacker = stack_reader(stacking)
     files = sorted((scenes / "truth").glob("*.json"))[:limit]
     reader = None
@@ -444,8 +446,8 @@ def main(argv=None) -> int:
                     help="the finder reads each photo once (no second look at small tiles)")
     a = ap.parse_args(argv)
     model = a.model if a.model not in (None, "none") else None
-    if a.model is None and Path(DEFAULT_MODEL_PATH).is_file():
-        model = str(DEFAULT_MODEL_PATH)
+    if a.model is None and model_path().is_file():
+        model = str(model_path())
     if not (a.scenes / "truth").is_dir():
         print(f"evaluate_layout: no truth/ folder in {a.scenes}", file=sys.stderr)
         return 2

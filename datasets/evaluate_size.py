@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.evaluate import MAP_CONF, Sample, match_tiles, run_reader, synth_samples
-from vision.geometry import short_sides
+from vision.boxes import short_sides
 
 BINS = (0, 16, 20, 24, 28, 32, 36, 40, 48, 56, 64, 80, 10_000)
 
@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.scenes / "truth").is_dir():
         parser.error(f"{args.scenes}: no truth/ folder (scenes of datasets.synth)")
-    from vision.pipeline import OPERATING_CONF, TileReader
+    from vision.pipeline import TileReader
+    from vision.runtime import OPERATING_CONF
     samples = synth_samples(args.scenes)[: args.limit or None]
     table = size_table(samples, run_reader(TileReader(conf=MAP_CONF), samples), OPERATING_CONF)
     for key, title in (("tiles_read_right", "found face-up hand tiles read right, by short side"),

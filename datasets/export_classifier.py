@@ -1,4 +1,4 @@
-"""Export the trained crop classifier to ONNX for `vision.refine.CropClassifier` (.venv-train).
+"""Export the trained crop classifier to ONNX for `vision.recognition.refine.CropClassifier` (.venv-train).
 
     .venv-train/bin/python -m datasets.export_classifier --run cache/classifier_run \\
         [--with cache/other_run ...] [--views 1|2|6] [--out models/tile_classifier.onnx]
@@ -7,7 +7,7 @@ Takes the moving-average weights of RUN/last.pt (with `--with`, of several runs,
 probabilities the model averages) and writes a model with input `images`
 (N, 3, S, S) RGB in 0..1 (N dynamic: all crops of a photo in one call) and output
 `probabilities` (N, 43). Opset 17 (onnxruntime >= 1.17). Metadata in the ultralytics
-format that `vision.detector.parse_names` reads: `names` ("{0: '1m', ...}", checked against
+format that `vision.recognition.detector.parse_names` reads: `names` ("{0: '1m', ...}", checked against
 datasets/classes.yaml), `imgsz` ("[S, S]"), and `crop_margin`, `task`, `seed`, `steps`,
 `train_minutes`, `data`, `views` (crops the app reads per tile: `--views`). Checks that
 onnxruntime (when installed) gives what torch gives.
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="another run: the model averages the runs' probabilities")
     parser.add_argument("--out", type=Path, default=REPO / "models" / "tile_classifier.onnx")
     parser.add_argument("--views", type=int, choices=(1, 2, 6), default=6,
-                        help="crops the app reads per tile with this model (vision.refine.VIEWS)")
+                        help="crops the app reads per tile with this model (vision.recognition.refine.VIEWS)")
     args = parser.parse_args(argv)
     meta = export([run / "last.pt" for run in (args.run, *args.also)], args.out, args.views)
     print(json.dumps({k: v for k, v in meta.items() if k != "names"}, indent=1))

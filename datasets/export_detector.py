@@ -3,7 +3,7 @@
     .venv-train/bin/python -m datasets.export_detector cache/detector_run/train/weights/best.pt
 
 Writes models/detector.onnx: static 1x3x640x640 input, raw (1, 4+nc, N) output (NMS is
-done by `vision.detector` with OpenCV), opset 17 (onnxruntime >= 1.17 runs it), simplified
+done by `vision.recognition.detector` with OpenCV), opset 17 (onnxruntime >= 1.17 runs it), simplified
 with onnxslim; ultralytics stores `names` and `imgsz` in the metadata, checked here against
 datasets/classes.yaml (or the one class "tile" of a tile finder). Refuses a file over 30 MB (the repository keeps the model).
 """

@@ -1,10 +1,10 @@
-"""Training windows for the glyph reader (vision/glyphs.py): the number and the character
+"""Training windows for the glyph reader (vision/recognition/glyphs.py): the number and the character
 that flower and season tiles print beside their picture.
 
 The crop classifier reads a bonus tile as a whole and learns the pictures, which every set
 paints its own way; the number (1-4, Arabic or Chinese) and the character 梅蘭菊竹 / 春夏秋冬
 are printed in fonts much like the ones on this machine. So the glyph reader learns only
-glyphs: a 24 x 24 window of the tile's ink map (vision.glyphs.ink_map) either holds one
+glyphs: a 24 x 24 window of the tile's ink map (vision.recognition.glyphs.ink_map) either holds one
 glyph, centred and 0.45-0.9 of the window high, or it is "other" (pictures, other
 characters, glyphs cut off or of the wrong size, a blank face, the tile's edge).
 
@@ -14,7 +14,7 @@ write the digits, as brush-written sets do) and from Latin fonts for the Arabic 
 clutter comes from procedural pictures (faces._picture) and from the dots and bamboo faces of
 the training designs, never from a held-out design (datasets.designs.HELD_OUT).
 
-`SceneNegatives` adds windows cut, exactly as the app cuts them (vision.glyphs.tile_views),
+`SceneNegatives` adds windows cut, exactly as the app cuts them (vision.recognition.glyphs.tile_views),
 from tiles of synthetic training scenes that print no bonus glyph (honours, 5-9 of dots and
 bamboo, backs): frames, tile edges, a picture's strokes seen in perspective and blur. Drawn
 flat, those were never "other" enough: on development scenes the reader saw a number 1-4
@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.geometry import short_sides
-from vision.glyphs import LEGIBLE, ink_map, tile_views
+from vision.boxes import short_sides
+from vision.recognition.glyphs import LEGIBLE, ink_map, tile_views
 
 from . import faces as F
 from .art.atlas import load_faces, load_meta
@@ -154,7 +154,7 @@ def scene_tile_views(folder: str | Path, codes, seed: int, stride: int, salt: in
 
 
 class SceneNegatives:
-    """Glyph views (vision.glyphs.tile_views) of up to `tiles` legible tiles of
+    """Glyph views (vision.recognition.glyphs.tile_views) of up to `tiles` legible tiles of
     NO_GLYPH_CODES in the scenes of `folder`; `window` is a random 24 x 24 part of one."""
 
     def __init__(self, folder: str | Path, tiles: int = 1500, seed: int = 0,

@@ -15,7 +15,7 @@ candidate with `MAHJONG_LENS_MODEL` / `MAHJONG_LENS_CLASSIFIER` and datasets/eva
 
 Calibration shows each network what it sees in the app, drawn from scenes of the *training*
 designs: the finder the letterboxed scene and the region its second look reads
-(vision/zoom.py), the reader each labelled tile cut by `CropClassifier.crops`, both ways up.
+(vision/recognition/zoom.py), the reader each labelled tile cut by `CropClassifier.crops`, both ways up.
 Weights are int8 per output channel in 7 bits (`reduce_range`): a CPU without VNNI
 multiplies uint8 by int8 in 16-bit pairs that 8-bit weights can overflow, so 7 bits give
 the same integers on every x86 CPU. The finder's box decoding (`/model.23/` after its last
@@ -63,9 +63,9 @@ RECIPES = {
 
 def finder_inputs(samples: list[Sample], imgsz: tuple[int, int]) -> list[np.ndarray]:
     """(1, 3, H, W) blobs: each scene as the finder's first look prepares it, and the region
-    its second look reads (vision.zoom.tile_region round the labelled tiles)."""
-    from vision.detector import input_blob
-    from vision.zoom import tile_region
+    its second look reads (vision.recognition.zoom.tile_region round the labelled tiles)."""
+    from vision.recognition.detector import input_blob
+    from vision.recognition.zoom import tile_region
 
     blobs = []
     for sample in samples:
@@ -82,7 +82,7 @@ def reader_inputs(samples: list[Sample], source: Path, count: int = READER_CROPS
                   seed: int = 0) -> list[np.ndarray]:
     """Batches of crops of the scenes' labelled tiles, cut as the app cuts them, each also
     turned 180°, `count` of them drawn at random."""
-    from vision.refine import CropClassifier, turn_over
+    from vision.recognition.refine import CropClassifier, turn_over
 
     cutter = CropClassifier(source, mode="reader")  # the source says how: input size, margin
     crops = []
@@ -121,7 +121,7 @@ def quantize(kind: str, source: Path, scenes: Path, out: Path) -> dict:
     if not samples:
         raise SystemExit(f"{scenes}: no scenes to calibrate on")
     if kind == "finder":
-        from vision.detector import Detector
+        from vision.recognition.detector import Detector
         batches = finder_inputs(samples, Detector(source).imgsz)
     else:
         batches = reader_inputs(samples, source)

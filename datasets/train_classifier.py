@@ -52,7 +52,7 @@ from datasets.classes import class_names
 
 REPO = Path(__file__).resolve().parent.parent
 SIZE = 96
-MARGIN = 0.08  # vision.refine.CROP_MARGIN at the time of training; stored in the metadata
+MARGIN = 0.08  # vision.recognition.refine.CROP_MARGIN at the time of training; stored in the metadata
 NUM_CLASSES = 43
 BONUS = range(34, 42)
 BACK_ID = 42

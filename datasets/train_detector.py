@@ -150,7 +150,7 @@ def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
     `real` (datasets/camerash_train.py output) joins training `real_repeat` times, each
     time with another zoomed crop: a few real photos against a thousand synthetic scenes.
     `single_class`: one class, "tile": the detector only finds tiles and the crop
-    classifier reads them (vision/refine.py, "reader" mode). `turn`: the share of training
+    classifier reads them (vision/recognition/refine.py, "reader" mode). `turn`: the share of training
     images (scenes, real photos, zoomed crops) turned a quarter either way, as when the hand
     is photographed from the side (validation is never turned).
     """

@@ -6,7 +6,7 @@
 Windows of 24 x 24 ink map are drawn on the fly (datasets.glyph_render), batch `step` from
 Generator([seed, step]) in one worker process while the main process trains. The network is
 fully convolutional with valid convolutions only: a 24 x 24 window gives one output, and a
-whole tile gives a map of outputs every 4 pixels (vision/glyphs.py), so one ONNX call reads
+whole tile gives a map of outputs every 4 pixels (vision/recognition/glyphs.py), so one ONNX call reads
 every window of a tile. Adam with a cosine learning rate over the planned steps; RUN/last.pt
 every 2 minutes; the export has the class names, the window and the stride in its metadata.
 """
@@ -34,7 +34,7 @@ from datasets.glyph_render import (
     SceneNegatives,
     batch,
 )
-from vision.glyphs import HEIGHTS, LEGIBLE, top_rows
+from vision.recognition.glyphs import HEIGHTS, LEGIBLE, top_rows
 
 STRIDE = 4
 
@@ -84,7 +84,7 @@ class Windows(torch.utils.data.IterableDataset):
 
 def tile_batch(tiles) -> tuple[list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]],
                                torch.Tensor, torch.Tensor]:
-    """Scene bonus tiles (SceneBonus.sample) as one batch per height of vision.glyphs.HEIGHTS:
+    """Scene bonus tiles (SceneBonus.sample) as one batch per height of vision.recognition.glyphs.HEIGHTS:
     the views padded with bare face to one width, each view's tile (index into `tiles`) and
     number of window columns; and per tile its own glyphs as a mask (tiles, classes) and
     whether it is fully legible."""

@@ -1,11 +1,11 @@
-"""Train and export the stack classifier of vision/stacking.py (run in .venv-train, torch).
+"""Train and export the stack classifier of vision/recognition/stacking.py (run in .venv-train, torch).
 
     python -m datasets.synth --out cache/stack_train --count 6000 --seed 31 --designs train
     python -m datasets.synth --out cache/stack_more --count 3000 --seed 32 --designs train --more-kongs
     .venv-train/bin/python -m datasets.train_stacking --scenes cache/stack_train,cache/stack_more \\
         --run cache/stack_run --minutes 20 [--out models/stack_classifier.onnx]
 
-Data: lines of three tiles cut by `vision.stacking.set_crop` from boxes jittered as the tile
+Data: lines of three tiles cut by `vision.recognition.stacking.set_crop` from boxes jittered as the tile
 finder's are (`datasets.crop_render.jitter_box`), in line order: the three shown tiles of a
 kong laid with its fourth tile on top (the truth has the hidden fourth tile in the same group,
 not labelled; the top tile is the shown one nearest to it), labelled with which one is on
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.tiles import BACK
-from vision.stacking import HEIGHT, WIDTH, set_crop
+from vision.recognition.stacking import HEIGHT, WIDTH, set_crop
 
 REPO = Path(__file__).resolve().parent.parent
 KINDS = ("top", "three", "set", "concealed")  # what a line is, for the check

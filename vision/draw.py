@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detector import Detections
+from vision.types import Detections
 
 CONFIDENT_RGB = (40, 180, 60)
 DOUBTFUL_RGB = (255, 140, 0)

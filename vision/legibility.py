@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.geometry import short_sides
+from vision.boxes import short_sides
 from vision.layout import LaidTile, TableLayout, hand_tiles
 from vision.sharpness import BLURRED, photo_sharpness
 

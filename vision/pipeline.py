@@ -1,5 +1,5 @@
 """Photo in, tiles out: decode, detect (a second look where the tiles are small,
-vision/zoom.py), refine, with the boxes in full-resolution pixels.
+vision/recognition/zoom.py), refine, with the boxes in full-resolution pixels.
 
 `TileReader` holds the detector session and the refiner, so a batch of photos pays the
 model loading once. The JPEG is decoded at reduced scale, which is what keeps a 12 MP photo
@@ -14,35 +14,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.detector import DEFAULT_MODEL_PATH, Detections, Detector
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
-from vision.refine import Refiner, default_refiner
-from vision.stacking import StackReader, stack_reader
-from vision.zoom import detect_zoomed
+from vision.recognition.detector import Detector
+from vision.recognition.refine import Refiner, default_refiner
+from vision.recognition.stacking import StackReader, stack_reader
+from vision.recognition.zoom import detect_zoomed
+from vision.runtime import operating_conf
+from vision.types import Detections
 
-# The detector's tile score from which a tile is shown: the best F1 of the grid on the
-# synthetic development scenes (training designs, seed 9; models/README.md), never tuned on
-# the held-out sets.
-OPERATING_CONF = 0.5
 # Boxes overlapping more than this are one tile (cv2.dnn.NMSBoxes, whatever the class). No two
 # tiles of the development scenes overlap by IoU 0.3, while the finder's duplicate boxes for
 # one tile often do by 0.5-0.7 and then read as a phantom extra tile.
 NMS_IOU = 0.45
-CONF_ENV = "MAHJONG_LENS_CONF"  # another operating confidence, 0..1 (fewer misses: lower)
-
-
-def operating_conf() -> float:
-    """OPERATING_CONF, or the value of $MAHJONG_LENS_CONF; a bad value is a one-line error."""
-    raw = os.environ.get(CONF_ENV)
-    if not raw:
-        return OPERATING_CONF
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{CONF_ENV}={raw!r}: expected a number from 0 to 1")
-    return value
 
 
 @dataclass(frozen=True)
@@ -63,15 +46,15 @@ class PhotoReading:
 
 
 class TileReader:
-    def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
+    def __init__(self, model_path: str | os.PathLike | None = None,
                  refiner: Refiner | None = None, conf: float | None = None, iou: float = NMS_IOU,
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS,
                  stacking: StackReader | None | str = "default", zoom: bool = True) -> None:
-        self.detector = Detector(model_path)
-        self.zoom = zoom  # read the region of small tiles again (vision/zoom.py)
+        self.detector = Detector(model_path)  # None: $MAHJONG_LENS_MODEL or the committed one
+        self.zoom = zoom  # read the region of small tiles again (vision/recognition/zoom.py)
         # a spec ("default": the committed stack classifier when there is one) or a reader
         self.stacking = stack_reader(stacking) if isinstance(stacking, str) else stacking
-        # None → the pipeline's default second stage (vision/refine.py records the decision)
+        # None → the pipeline's default second stage (vision/recognition/refine.py records the decision)
         self.refiner = refiner if refiner is not None else default_refiner(names=self.detector.names)
         if self.detector.finds_only_tiles and getattr(self.refiner, "mode", None) != "reader":
             raise ValueError(f"{self.detector.path} only finds tiles and no crop classifier is "
@@ -118,7 +101,7 @@ def read_layout_from_path(path, model=None):
     from vision.layout import read_layout
     from vision.legibility import photo_hint
 
-    reading = TileReader(model or DEFAULT_MODEL_PATH).read(path)
+    reading = TileReader(model).read(path)
     if len(reading.detections) == 0:
         raise ValueError(f"{path}: no tiles found in the photo")
     layout = read_layout(reading.detections)

@@ -58,13 +58,13 @@ def reading_to_json(image: str, reading: PhotoReading) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import DEFAULT_MODEL_PATH
+    from vision.runtime import model_path
     from vision.image import DEFAULT_MAX_PIXELS, ImageError
     from vision.pipeline import TileReader
 
     max_pixels = DEFAULT_MAX_PIXELS if args.max_megapixels is None else int(args.max_megapixels * 1e6)
     try:
-        reader = TileReader(args.model or DEFAULT_MODEL_PATH, max_pixels=max_pixels,
+        reader = TileReader(args.model or model_path(), max_pixels=max_pixels,
                             conf=args.conf)
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None

@@ -12,7 +12,7 @@ from PIL import Image
 from app import edit, evaluate, recognise
 from app.evaluate import Situation
 from scoring.hand import parse_hand
-from vision.detector import Detections
+from vision.types import Detections
 from vision.image import Photo, load_photo
 
 from app_fixtures import table_photo

@@ -5,7 +5,7 @@ import numpy as np
 
 from datasets.classes import class_names
 from datasets.evaluate_layout import compare, detection_ok, miss_kind, readable, truth_detections
-from vision.detector import Detections
+from vision.types import Detections
 from vision.layout import LaidTile, TableLayout
 
 

@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from scoring.tiles import LETTER_TO_CODE, VISION_CLASSES
-from vision.detector import Detections
+from vision.types import Detections
 
 TILE_W, TILE_H = 30.0, 40.0
 GAP = 0.6

@@ -1,4 +1,4 @@
-"""Reading a photo as one set: never more copies of a tile than a set has (vision/copies.py)."""
+"""Reading a photo as one set: never more copies of a tile than a set has (vision/recognition/copies.py)."""
 from __future__ import annotations
 
 import itertools
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import VISION_CLASSES
-from vision.copies import copies_allowed, limit_copies
+from vision.recognition.copies import copies_allowed, limit_copies
 
 NAMES = VISION_CLASSES
 

@@ -1,13 +1,12 @@
-"""The glyph reader of flower and season tiles (vision/glyphs.py)."""
+"""The glyph reader of flower and season tiles (vision/recognition/glyphs.py)."""
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from vision.detector import Detections
-from vision.glyphs import (
+from vision.types import Detections
+from vision.recognition.glyphs import (
     BONUS_CODES,
-    DEFAULT_GLYPH_PATH,
     HEIGHTS,
     LEGIBLE,
     GlyphReader,
@@ -16,7 +15,8 @@ from vision.glyphs import (
     legibility,
     reweigh,
 )
-from vision.refine import CropClassifier
+from vision.runtime import DEFAULT_GLYPH_PATH
+from vision.recognition.refine import CropClassifier
 
 NAMES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
     f"{n}z" for n in range(1, 8)) + BONUS_CODES + ("back",)

@@ -10,8 +10,9 @@ import pytest
 from layout_scenes import TILE_H, detections, quads
 
 from scoring.hand import parse_hand
-from vision.detector import Detections
-from vision.layout import LaidMeld, TableLayout, _scored_as, read_layout
+from vision.types import Detections
+from vision.layout import LaidMeld, TableLayout, read_layout
+from vision.layout.table import _scored_as
 
 # (id, rows (near row first), options, expected notation, expected bonus)
 CASES = [
@@ -382,7 +383,7 @@ def test_a_raised_upright_tile_of_a_pung(angle, lift, kong):
     assert ("9999p" in layout.notation) == kong, layout.notation
 
 
-# The stack classifier (vision.stacking) looks at the pixels: where it has, its word on which
+# The stack classifier (vision.recognition.stacking) looks at the pixels: where it has, its word on which
 # tile of three lies on another outweighs the boxes' lift, which from a high camera is within
 # the spread of flat tiles. Probabilities for the three 9p tiles of the pung, left to right.
 STACK_CLASSIFIER = [  # (lift of the middle tile in tile sizes, on_top of the 9p tiles, kong?)

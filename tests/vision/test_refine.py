@@ -9,9 +9,9 @@ from onnx import TensorProto, helper, numpy_helper
 from PIL import Image
 from vision_onnx_stub import write_stub_model
 
-from vision.detector import Detections
+from vision.types import Detections
 from vision.pipeline import TileReader
-from vision.refine import (
+from vision.recognition.refine import (
     CROP_MARGIN,
     EXTRA_MARGINS,
     CropClassifier,

@@ -1,4 +1,4 @@
-"""vision.stacking: lines of three like tiles, the crop along them, and the committed stack
+"""vision.recognition.stacking: lines of three like tiles, the crop along them, and the committed stack
 classifier on scenes it never saw (drawn here with procedural designs, kongs often laid with
 a tile on top)."""
 from __future__ import annotations
@@ -9,14 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.stacking import (
-    DEFAULT_STACK_PATH,
-    HEIGHT,
-    WIDTH,
-    StackReader,
-    set_crop,
-    three_alike,
-)
+from vision.recognition.stacking import HEIGHT, WIDTH, StackReader, set_crop, three_alike
+from vision.runtime import DEFAULT_STACK_PATH
 
 needs_model = pytest.mark.skipif(not DEFAULT_STACK_PATH.is_file(),
                                  reason="no committed stack classifier")

@@ -1,12 +1,19 @@
-"""vision.detector: letterbox, both output layouts, NMS, metadata, through a stub ONNX model."""
+"""vision.recognition.detector: letterbox, both output layouts, NMS, metadata, through a stub ONNX model."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from layout_scenes import detections
-from vision.detector import (Detections, Detector, decode_output, letterbox, nms, parse_imgsz,
-                             parse_names)
+from vision.recognition.detector import (
+    Detector,
+    decode_output,
+    letterbox,
+    nms,
+    parse_imgsz,
+    parse_names,
+)
+from vision.types import Detections
 from vision.pipeline import NMS_IOU
 from vision_onnx_stub import write_stub_model
 
@@ -191,7 +198,7 @@ def test_selecting_read_tiles_keeps_their_runners_up(keep):
 
 
 def test_tile_score_any_sums_the_class_scores():
-    from vision.detector import decode_output
+    from vision.recognition.detector import decode_output
     # one box whose score is spread over three classes (0.2 each), one clear box (0.9)
     out = np.zeros((1, 4 + 5, 2), np.float32)
     out[0, :4, 0] = [50, 50, 10, 20]
@@ -207,7 +214,7 @@ def test_tile_score_any_sums_the_class_scores():
 
 
 def test_every_session_runs_on_the_cpu_with_idle_workers_asleep(tmp_path):
-    from vision.detector import cpu_session
+    from vision.runtime import cpu_session
     session = cpu_session(write_stub_model(tmp_path / "m.onnx", np.zeros((1, 5, 1), np.float32),
                                            names=["tile"]), threads=2)
     options = session.get_session_options()

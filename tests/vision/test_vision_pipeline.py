@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.detector import DEFAULT_MODEL_PATH, Detections
+from vision.runtime import DEFAULT_MODEL_PATH
+from vision.types import Detections
 from vision.draw import DOUBTFUL_RGB, draw_detections
 from vision.pipeline import TileReader
-from vision.refine import PassThrough, default_refiner
+from vision.recognition.refine import PassThrough, default_refiner
 from vision_onnx_stub import write_stub_model
 
 # e2e rows in a 64x64 input: one tile at input (16..32, 24..40).
@@ -49,7 +50,8 @@ def test_refiner_defaults_to_pass_through(tmp_path):
 
 
 def test_default_refiner_is_the_committed_reader_unless_switched_off(monkeypatch):
-    from vision.refine import DEFAULT_CLASSIFIER_PATH, CropClassifier
+    from vision.recognition.refine import CropClassifier
+    from vision.runtime import DEFAULT_CLASSIFIER_PATH
     if not DEFAULT_CLASSIFIER_PATH.is_file():
         pytest.skip("no committed crop classifier")
     monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER")
@@ -64,7 +66,7 @@ def test_default_refiner_is_the_committed_reader_unless_switched_off(monkeypatch
 @pytest.mark.parametrize("raw, expect", [(None, 0.5), ("0.3", 0.3), ("1", 1.0),
                                          ("1.5", ValueError), ("high", ValueError)])
 def test_operating_confidence_comes_from_the_pipeline_or_the_environment(monkeypatch, raw, expect):
-    from vision.pipeline import OPERATING_CONF, operating_conf
+    from vision.runtime import OPERATING_CONF, operating_conf
     assert OPERATING_CONF == 0.5
     if raw is None:
         monkeypatch.delenv("MAHJONG_LENS_CONF", raising=False)

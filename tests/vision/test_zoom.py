@@ -1,4 +1,4 @@
-"""The second look at small tiles (vision/zoom.py): where it looks, the boxes it maps back,
+"""The second look at small tiles (vision/recognition/zoom.py): where it looks, the boxes it maps back,
 and the committed finder on a hand photographed from afar."""
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from vision_onnx_stub import write_stub_model
 
-from vision.detector import DEFAULT_MODEL_PATH, Detector
+from vision.recognition.detector import Detector
+from vision.runtime import DEFAULT_MODEL_PATH
 from vision.pipeline import TileReader
-from vision.zoom import MIN_GAIN, Region, detect_zoomed, tile_region
+from vision.recognition.zoom import MIN_GAIN, Region, detect_zoomed, tile_region
 
 MODEL = (640, 640)
 

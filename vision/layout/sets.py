@@ -2,7 +2,7 @@
 kong or concealed kong, which tile of an exposed set was claimed (turned sideways), and
 whether a fourth tile lies on top of a pung (an added kong).
 
-Used by the hand search (vision.grouping); positions refer to `vision.geometry.RowFrame`.
+Used by the hand search (vision.layout.grouping); positions refer to `vision.layout.geometry.RowFrame`.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ STACKED_NEAR = 0.08      # ... measured at its near edge, when the player's side
 DIAGONAL = 0.85          # a row this close to 45° (|cos| below) boxes tiles loosely: a lift
 DIAGONAL_MARGIN = 0.15   # must then be this much more (tile sizes) to read as a tile on top
 STACK_WEIGHT = 20.0      # score per tile size of lift above STACKED (kong over pung)
-# The stack classifier's word (vision.stacking): lean per unit of its log-odds, the log-odds
+# The stack classifier's word (vision.recognition.stacking): lean per unit of its log-odds, the log-odds
 # at which pung and kong are even (-1: a probability of 0.27), and the share of the box
 # lift's own lean kept beside it; chosen on perfect detections of the development seeds
 # 4242-4246 (models/README.md, stack classifier): hands right 1,273 -> 1,290 of 1,333.

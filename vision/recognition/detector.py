@@ -1,150 +1,30 @@
 """The tile detector at run time: an ONNX session, letterbox, output decoding, NMS.
 
-`Detections` is the boundary type (design.md): three arrays in photo pixels plus the class
-names. `Detector` loads an ONNX file once (onnxruntime on the CPU, one intra-op thread per
+It returns `Detections` (vision/types.py). `Detector` loads an ONNX file once (onnxruntime on the CPU, one intra-op thread per
 core) and reads `names` and `imgsz` from the model's metadata, as ultralytics writes them.
 Both output layouts are decoded: raw `(1, 4+nc, N)` (cx, cy, w, h, one score per class) and
 end-to-end `(1, N, 6)` (x1, y1, x2, y2, score, class). NMS is `cv2.dnn.NMSBoxes`; the
 class-aware variant offsets each class's boxes so that classes never overlap.
 
 A detector whose only class is "tile" (TILE_FINDER_NAMES) is a tile finder: it says where
-tiles are, and the crop classifier (vision/refine.py, "reader" mode) says which.
+tiles are, and the crop classifier (vision/recognition/refine.py, "reader" mode) says which.
 """
 from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import cv2
 import numpy as np
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MODEL_PATH = Path(os.environ.get("MAHJONG_LENS_MODEL", REPO_ROOT / "models" / "detector.onnx"))
+from vision.runtime import cpu_session, model_path as configured_model_path
+from vision.types import Detections
+
 LETTERBOX_FILL = 114  # ultralytics pads with this grey; training saw it
 MAX_DETECTIONS = 300
 TILE_FINDER_NAMES = ("tile",)  # a detector trained with datasets/train_detector.py --single-class
-
-
-def _rows(values: np.ndarray, n: int) -> np.ndarray:
-    """`values` as n rows (a selection of no detections keeps its columns)."""
-    return values.reshape(n, -1) if n else values.reshape(0, values.shape[-1] if values.ndim == 2 else 0)
-
-
-@dataclass(frozen=True)
-class Detections:
-    """Detected tiles: xyxy (N, 4) float32 photo pixels, class_id (N,) int64, confidence (N,).
-
-    A crop reader may add its next guesses for each tile: `alt_class_id` (N, K) and
-    `alt_confidence` (N, K), on the same scale as `confidence`, best first (the layout tries
-    them when the tiles as read make no complete hand); both None otherwise. It also keeps
-    the tile finder's own `tile_score` (N,): how sure it is that a tile is there at all,
-    before the reader's class probability (None: `confidence` says both), and the stack
-    classifier's `on_top` (N,): how likely each tile lies on top of another, a kong's fourth
-    tile (vision/stacking.py; NaN for a tile it did not judge, None: not measured at all; the
-    layout then judges by the boxes).
-    """
-
-    xyxy: np.ndarray
-    class_id: np.ndarray
-    confidence: np.ndarray
-    names: tuple[str, ...]
-    alt_class_id: np.ndarray | None = None
-    alt_confidence: np.ndarray | None = None
-    tile_score: np.ndarray | None = None
-    on_top: np.ndarray | None = None
-
-    def __post_init__(self) -> None:
-        xyxy = np.asarray(self.xyxy, dtype=np.float32)
-        if xyxy.size == 0:
-            xyxy = xyxy.reshape(0, 4)
-        class_id = np.asarray(self.class_id).reshape(-1)
-        confidence = np.asarray(self.confidence, dtype=np.float32).reshape(-1)
-        names = tuple(self.names)
-        if xyxy.ndim != 2 or xyxy.shape[1] != 4:
-            raise ValueError(f"Detections.xyxy: expected shape (N, 4), got {xyxy.shape}")
-        n = len(xyxy)
-        if class_id.shape != (n,) or confidence.shape != (n,):
-            raise ValueError(f"Detections: expected class_id and confidence of shape ({n},), "
-                             f"got {class_id.shape} and {confidence.shape}")
-        if n and not np.issubdtype(class_id.dtype, np.integer):
-            if not np.all(np.equal(np.mod(class_id, 1), 0)):
-                raise ValueError(f"Detections.class_id: expected integers, got {class_id.dtype}")
-        class_id = class_id.astype(np.int64)
-        if not names or not all(isinstance(name, str) and name for name in names):
-            raise ValueError(f"Detections.names: expected non-empty strings, got {names!r}")
-        if n and (class_id.min() < 0 or class_id.max() >= len(names)):
-            raise ValueError(f"Detections.class_id: expected 0..{len(names) - 1}, got "
-                             f"{class_id.min()}..{class_id.max()}")
-        if not np.all(np.isfinite(xyxy)):
-            raise ValueError("Detections.xyxy: expected finite coordinates")
-        if n and np.any(xyxy[:, 2:] < xyxy[:, :2]):
-            raise ValueError("Detections.xyxy: expected x2 >= x1 and y2 >= y1")
-        if n and (not np.all(np.isfinite(confidence)) or confidence.min() < 0
-                  or confidence.max() > 1):
-            raise ValueError(f"Detections.confidence: expected values in [0, 1], got "
-                             f"{confidence.min()}..{confidence.max()}")
-        arrays = [("xyxy", xyxy), ("class_id", class_id), ("confidence", confidence)]
-        if (self.alt_class_id is None) != (self.alt_confidence is None):
-            raise ValueError("Detections: alt_class_id and alt_confidence come together")
-        if self.alt_class_id is not None:
-            alt_id, alt_conf = (_rows(np.asarray(self.alt_class_id, np.int64), n),
-                                _rows(np.asarray(self.alt_confidence, np.float32), n))
-            if alt_id.shape != alt_conf.shape:
-                raise ValueError(f"Detections: alt_class_id {alt_id.shape} and alt_confidence "
-                                 f"{alt_conf.shape} differ in shape")
-            if alt_id.size and (alt_id.min() < 0 or alt_id.max() >= len(names)):
-                raise ValueError(f"Detections.alt_class_id: expected 0..{len(names) - 1}")
-            arrays += [("alt_class_id", alt_id), ("alt_confidence", alt_conf)]
-        for field in ("tile_score", "on_top"):  # on_top may be NaN: not measured
-            if getattr(self, field) is None:
-                continue
-            values = np.asarray(getattr(self, field), np.float32).reshape(-1)
-            known = values[~np.isnan(values)] if field == "on_top" else values
-            if values.shape != (n,) or (len(known) and not (np.all(np.isfinite(known))
-                                                          and 0 <= known.min() <= known.max() <= 1)):
-                raise ValueError(f"Detections.{field}: expected {n} values in [0, 1]")
-            arrays.append((field, values))
-        for field, value in arrays:
-            value = value.copy()
-            value.setflags(write=False)  # frozen means frozen, arrays included
-            object.__setattr__(self, field, value)
-        object.__setattr__(self, "names", names)
-
-    @classmethod
-    def empty(cls, names: Sequence[str]) -> "Detections":
-        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.int64),
-                   np.zeros(0, np.float32), tuple(names))
-
-    def __len__(self) -> int:
-        return len(self.xyxy)
-
-    @property
-    def codes(self) -> list[str]:
-        """Class name of each detection, in order."""
-        return [self.names[i] for i in self.class_id]
-
-    def select(self, index: np.ndarray) -> "Detections":
-        """The detections at `index` (a boolean mask or integer indices)."""
-        def pick(values):
-            return None if values is None else values[index]
-
-        return replace(self, xyxy=self.xyxy[index], class_id=self.class_id[index],
-                       confidence=self.confidence[index], alt_class_id=pick(self.alt_class_id),
-                       alt_confidence=pick(self.alt_confidence), tile_score=pick(self.tile_score),
-                       on_top=pick(self.on_top))
-
-    def scaled(self, sx: float, sy: float) -> "Detections":
-        """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""
-        return replace(self, xyxy=self.xyxy * np.array([sx, sy, sx, sy], np.float32))
-
-    def with_class(self, i: int, class_id: int, confidence: float) -> "Detections":
-        """The same detections with tile `i` read as `class_id` (a next guess taken)."""
-        ids, conf = self.class_id.copy(), self.confidence.copy()
-        ids[i], conf[i] = class_id, confidence
-        return replace(self, class_id=ids, confidence=conf)
 
 
 @dataclass(frozen=True)
@@ -199,7 +79,7 @@ def decode_output(output: np.ndarray, num_classes: int, conf: float, tile_score:
     `tile_score="any"` (raw layout only) scores a box by the sum of its class scores, capped
     at 1: "some tile is here". A detector early in training spreads a tile's score over many
     look-alike classes, each below any threshold, while the sum is clear; a crop classifier
-    then reads the class (vision/refine.py, mode "reader").
+    then reads the class (vision/recognition/refine.py, mode "reader").
     """
     if tile_score not in ("class", "any"):
         raise ValueError(f"tile_score must be 'class' or 'any', got {tile_score!r}")
@@ -228,19 +108,6 @@ def decode_output(output: np.ndarray, num_classes: int, conf: float, tile_score:
         return rows[:, :4].copy(), class_id, rows[:, 4].copy()
     raise ValueError(f"model output: expected (1, {4 + num_classes}, N) or (1, N, 6), "
                      f"got {output.shape}")
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU matrix (len(a), len(b)) of xyxy boxes."""
-    a = np.asarray(a, np.float64).reshape(-1, 4)
-    b = np.asarray(b, np.float64).reshape(-1, 4)
-    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
-    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    union = area_a[:, None] + area_b[None, :] - inter
-    return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
 
 def nms(xyxy: np.ndarray, score: np.ndarray, class_id: np.ndarray, iou: float,
@@ -286,9 +153,9 @@ def parse_imgsz(raw: str | int | list) -> tuple[int, int]:
 class Detector:
     """One ONNX detector, loaded once and reused for every photo."""
 
-    def __init__(self, model_path: str | os.PathLike = DEFAULT_MODEL_PATH,
+    def __init__(self, model_path: str | os.PathLike | None = None,
                  threads: int | None = None) -> None:
-        path = Path(model_path)
+        path = Path(model_path or configured_model_path())  # None: as the environment says
         if not path.is_file():
             raise FileNotFoundError(f"no detector model at {path} (train and export one with "
                                     f"datasets/train_detector.py and datasets/export_detector.py)")
@@ -332,27 +199,3 @@ class Detector:
         height, width = rgb.shape[:2]
         return Detections(box.to_image(xyxy[keep], width, height), class_id[keep],
                           np.clip(score[keep], 0, 1), self.names)
-
-
-def cpu_session(path: str | os.PathLike, threads: int | None = None):
-    """An onnxruntime session on the CPU, one operator at a time over `threads` (default:
-    the cores this process may use): how every model of the app is run."""
-    import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or _cpu_count()
-    options.inter_op_num_threads = 1
-    # Idle workers sleep instead of spinning: the app makes many short calls with Python and
-    # OpenCV work between them, which spinning workers take cores from (a 12 MP photo 1.23x
-    # faster on 2 cores, the same readings; models/README.md, session 21)
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    return ort.InferenceSession(str(path), sess_options=options,
-                                providers=["CPUExecutionProvider"])
-
-
-def _cpu_count() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)

@@ -1,7 +1,7 @@
 """Is a tile lying on top of another? The pixel cue for a kong shown as three tiles.
 
 A melded kong is often laid as a pung with the fourth tile put on top of one of them. From
-the boxes alone (vision.sets._lifted) the top tile shows only by how far it rises above its
+the boxes alone (vision.layout.sets._lifted) the top tile shows only by how far it rises above its
 row, which from a high camera is a few hundredths of a tile, within the spread of flat
 tiles. The photo shows more: two bodies under one face, the tile's sides standing clear of
 its neighbours, its shadow on them. These are cues of one tile against its neighbours, so a
@@ -13,7 +13,7 @@ another (softmax over none, first, second, third).
 `StackReader.on_top(rgb, xyxy, codes)` finds every three like face-up tiles in a line
 (`three_alike`: where a pung or such a kong can be) and returns, per tile, the probability
 that it is the one on top; NaN for tiles in no such line (not measured). The pipeline stores
-it in `Detections.on_top` and the layout weighs it with the lift (vision.sets._stack_lean).
+it in `Detections.on_top` and the layout weighs it with the lift (vision.layout.sets._stack_lean).
 """
 from __future__ import annotations
 
@@ -25,11 +25,9 @@ import cv2
 import numpy as np
 
 from scoring.tiles import BACK
-from vision.detector import cpu_session
-from vision.geometry import centres as box_centres
+from vision.boxes import centres as box_centres
+from vision.runtime import DEFAULT_STACK_PATH, cpu_session, stacking_setting
 
-DEFAULT_STACK_PATH = Path(__file__).resolve().parent.parent / "models" / "stack_classifier.onnx"
-STACK_ENV = "MAHJONG_LENS_STACKING"  # another model path, or "none" to go without
 HEIGHT, WIDTH = 64, 128
 ALONG, ACROSS = 1.6, 2.0  # the crop: the line's span plus ALONG tile sizes, ACROSS tile sizes high
 NEAR = 1.7                # like tiles this close (centre distance over tile size) touch in a line
@@ -125,7 +123,7 @@ def stack_reader(spec: str = "default") -> StackReader | None:
     $MAHJONG_LENS_STACKING, or None when there is none: the layout then judges kongs by the
     boxes alone), "none", or a model path."""
     if spec == "default":
-        raw = os.environ.get(STACK_ENV, "")
+        raw = stacking_setting()
         if not raw:
             return StackReader() if DEFAULT_STACK_PATH.is_file() else None
         spec = raw

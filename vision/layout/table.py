@@ -2,12 +2,12 @@
 exposed melds, concealed kongs, bonus tiles set aside, and the winning-tile candidate.
 
 The types here are the boundary between recognition and the page (design.md). `read_layout`
-is the entry point. Tiles are clustered (vision.geometry); each cluster big enough for a
+is the entry point. Tiles are clustered (vision.layout.geometry); each cluster big enough for a
 hand is read in the row frame of both axes its neighbour vectors allow (rows, segments,
 turned and stacked tiles); every complete reading of the hand is scored on geometry
-(vision.grouping, with vision.sets reading the declared sets and scoring.decompose telling
+(vision.layout.grouping, with vision.layout.sets reading the declared sets and scoring.decompose telling
 complete from not) and the best one wins; the runners-up are named in `notes` and
-`alternatives`. Bonus tiles are chosen photo-wide (vision.bonus). Which end of a row is the
+`alternatives`. Bonus tiles are chosen photo-wide (vision.layout.bonus). Which end of a row is the
 player's left, which sets the order of tiles, the offer digit of a pung or kong and the
 guessed winning tile, is voted by plain clues (`_direction`). With no complete reading the
 layout is still filled (the longest row concealed, readable sets near it as melds) so that
@@ -99,7 +99,7 @@ class _Candidate:
 
 
 def read_layout(detections) -> TableLayout:
-    """The hand in a photo's detections (vision.detector.Detections). When they make no
+    """The hand in a photo's detections (vision.recognition.detector.Detections). When they make no
     complete hand, it tries again without the doubtful ones (a stray box in a row breaks
     the count; `_doubtful`), then with the reader's next guess for a tile or two (`_reread`)."""
     layout = _read(detections)

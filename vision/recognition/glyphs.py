@@ -25,11 +25,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import REPO_ROOT, cpu_session
-from vision.geometry import short_sides
+from vision.boxes import short_sides
+from vision.runtime import DEFAULT_GLYPH_PATH, cpu_session, glyph_setting
 
-DEFAULT_GLYPH_PATH = REPO_ROOT / "models" / "glyph_reader.onnx"
-GLYPH_ENV = "MAHJONG_LENS_GLYPHS"  # another glyph reader file, or "none"
 BONUS_CODES = ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f")
 HEIGHTS = (80, 104, 136)  # the tile's height at each reading: glyphs 0.08-0.27 of a tile high
 UPRIGHT = 0.9  # a box at least this tall for its width holds an upright (or upside-down) tile
@@ -200,7 +198,7 @@ def reweigh(probs: np.ndarray, names, evidence: np.ndarray) -> np.ndarray:
 
 def default_glyph_reader() -> GlyphReader | None:
     """The committed glyph reader, another one named by MAHJONG_LENS_GLYPHS, or None."""
-    path = os.environ.get(GLYPH_ENV) or DEFAULT_GLYPH_PATH
+    path = glyph_setting()
     if str(path).lower() == "none" or not Path(path).is_file():
         return None
     return GlyphReader(path)

@@ -1,6 +1,6 @@
 """Which segments make the hand, and as what: the search over readings of one row frame.
 
-A segment (vision.geometry) is cut at bonus tiles into *pieces*. A reading gives each piece
+A segment (vision.layout.geometry) is cut at bonus tiles into *pieces*. A reading gives each piece
 one role: concealed tiles (one piece, or two: a hand in two rows), declared sets (the piece
 split into consecutive runs of 3 or 4 tiles that are sets: chow, pung, kong, or a concealed
 kong shown with face-down tiles), the winning tile (a single tile set apart), or ignored.

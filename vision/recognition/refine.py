@@ -23,7 +23,7 @@ only when the crop as cut leaves it unsure (`TURN_BELOW`); tiles that may
 be flowers or seasons are read again from their box shifted a little each way
 (`reread_bonus`); the tiles read as
 flowers or seasons are re-weighed by the number and character printed on them
-(vision/glyphs.py); the shown tiles are then read together as one set (vision/copies.py: no
+(vision/recognition/glyphs.py); the shown tiles are then read together as one set (vision/recognition/copies.py: no
 fifth copy of a tile). The
 committed detector is a tile finder (one class, "tile"): it says where tiles are and the
 classifier reads every class. On the held-out real Camerash photos the pipeline reads
@@ -40,18 +40,17 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.copies import limit_copies
-from vision.detector import (
-    REPO_ROOT,
-    TILE_FINDER_NAMES,
-    Detections,
+from vision.recognition.copies import limit_copies
+from vision.recognition.detector import TILE_FINDER_NAMES, parse_names
+from vision.recognition.glyphs import BONUS_CODES, BONUS_MASS, default_glyph_reader, reweigh
+from vision.runtime import (
+    DEFAULT_CLASSIFIER_PATH,
+    classifier_setting,
     cpu_session,
-    parse_names,
+    operating_conf,
 )
-from vision.glyphs import BONUS_CODES, BONUS_MASS, default_glyph_reader, reweigh
+from vision.types import Detections
 
-DEFAULT_CLASSIFIER_PATH = REPO_ROOT / "models" / "tile_classifier.onnx"
-CLASSIFIER_ENV = "MAHJONG_LENS_CLASSIFIER"
 CROP_MARGIN = 0.08  # of the box size: a little table around the tile, as in training crops
 DECODE_MIN_SIDE = 1200  # a 12 MP JPEG decodes at 1/2 scale (2000 x 1500)
 # Flowers and seasons are read by fine print, and a box a few pixels off flips them: a tile
@@ -118,7 +117,7 @@ class CropClassifier:
     mode "override": it overrides the detector's class when it is more confident (its
     probability at least `min_confidence` and above the detector's score).
     mode "reader": the detector only finds tiles (scored by `tile_score="any"`, see
-    vision/detector.py) and the classifier reads every class; the confidence becomes
+    vision/recognition/detector.py) and the classifier reads every class; the confidence becomes
     tile score × class probability, so a doubtful reading stands out on the page.
     """
 
@@ -137,9 +136,9 @@ class CropClassifier:
         self.turn_below = float(turn_below)
         self.extra_margins = tuple(float(m) for m in margins)  # ... and cut wider or tighter too
         # reader mode, when > 0: the tiles of tile score from `one_set` on (the ones shown) are
-        # read together as one set, no more copies of a tile than a set has (vision/copies.py)
+        # read together as one set, no more copies of a tile than a set has (vision/recognition/copies.py)
         self.one_set = float(one_set)
-        # reader mode: a vision.glyphs.GlyphReader that re-weighs the flower and season
+        # reader mode: a vision.recognition.glyphs.GlyphReader that re-weighs the flower and season
         # classes of a tile read as one by the number and character printed on it
         self.glyphs = glyphs
         # reader mode, when > 0: tiles that may be flowers or seasons are read from shifted
@@ -277,18 +276,16 @@ def default_refiner(classifier_path: str | os.PathLike | None = None,
     `TileReader`, with the reason)."""
     if classifier_path is None:
         # MAHJONG_LENS_CLASSIFIER: another classifier file, or "none" for the detector alone
-        classifier_path = os.environ.get(CLASSIFIER_ENV) or DEFAULT_CLASSIFIER_PATH
+        classifier_path = classifier_setting()
         if str(classifier_path).lower() == "none":
             return PassThrough()
     path = Path(classifier_path)
     if not path.is_file():
         return PassThrough()
-    from vision.pipeline import operating_conf  # (pipeline imports this module)
-
     # The shown tiles (tile score from the operating confidence) are read together as one set
-    # (vision/copies.py): on the development scenes F1 at 0.5 0.823 -> 0.824.
+    # (vision/recognition/copies.py): on the development scenes F1 at 0.5 0.823 -> 0.824.
     # Flowers and seasons are re-weighed by their printed number and character
-    # (vision/glyphs.py), when the glyph reader is there.
+    # (vision/recognition/glyphs.py), when the glyph reader is there.
     classifier = CropClassifier(path, mode="reader", one_set=operating_conf(),
                                 glyphs=default_glyph_reader(), bonus_shift=BONUS_SHIFT,
                                 turn_below=TURN_BELOW)

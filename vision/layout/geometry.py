@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.boxes import centres, short_sides
+
 CLUSTER_LINK = 2.8       # box-to-box distance (in tile sizes, sqrt of box area) that joins two tiles
 ROW_LINK = 5.0           # centre distance (in tile widths) along a row that still chains
 ROW_SLOPE = 0.36         # |dv| allowed per unit du for a chain link (about 20°)
@@ -64,16 +66,6 @@ class RowFrame:
                                            # side, 0: not known yet (vision.layout learns it)
     on_top: np.ndarray | None = None       # per detection: the stack classifier's probability
                                            # that the tile lies on another (None: not measured)
-
-
-def short_sides(xyxy) -> np.ndarray:
-    """Each box's shorter side in pixels: a tile's width whichever way it lies."""
-    box = np.asarray(xyxy).reshape(-1, 4)
-    return np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])
-
-
-def centres(xyxy: np.ndarray) -> np.ndarray:
-    return (xyxy[:, :2] + xyxy[:, 2:]) / 2
 
 
 def clusters(xyxy: np.ndarray, link: float = CLUSTER_LINK) -> list[np.ndarray]:

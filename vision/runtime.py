@@ -1,0 +1,97 @@
+"""Where the models live and how the environment changes them: the one place for both.
+
+Every setting is read when it is asked for, never at import time, so a test or a page that
+sets a variable before building a reader gets what it set. A bad value is a one-line
+`ValueError`.
+
+    MAHJONG_LENS_MODEL       another tile detector (ONNX)
+    MAHJONG_LENS_CLASSIFIER  another crop classifier, or "none": the detector reads alone
+    MAHJONG_LENS_CONF        another operating confidence, 0..1 (fewer misses: lower)
+    MAHJONG_LENS_GLYPHS      another glyph reader for flowers and seasons, or "none"
+    MAHJONG_LENS_STACKING    another stack classifier, or "none": kongs judged by the boxes
+
+`cpu_session` is how every model of the app is run.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MODELS_DIR = REPO_ROOT / "models"
+DEFAULT_MODEL_PATH = MODELS_DIR / "detector.onnx"
+DEFAULT_CLASSIFIER_PATH = MODELS_DIR / "tile_classifier.onnx"
+DEFAULT_GLYPH_PATH = MODELS_DIR / "glyph_reader.onnx"
+DEFAULT_STACK_PATH = MODELS_DIR / "stack_classifier.onnx"
+
+MODEL_ENV = "MAHJONG_LENS_MODEL"
+CLASSIFIER_ENV = "MAHJONG_LENS_CLASSIFIER"
+CONF_ENV = "MAHJONG_LENS_CONF"
+GLYPH_ENV = "MAHJONG_LENS_GLYPHS"
+STACK_ENV = "MAHJONG_LENS_STACKING"
+# the variables that change how a photo is read, besides the detector's path
+READER_ENV = (CLASSIFIER_ENV, CONF_ENV)
+
+# The detector's tile score from which a tile is shown: the best F1 of the grid on the
+# synthetic development scenes (training designs, seed 9; models/README.md), never tuned on
+# the held-out sets.
+OPERATING_CONF = 0.5
+
+
+def model_path() -> Path:
+    """The tile detector: $MAHJONG_LENS_MODEL, else the committed one."""
+    return Path(os.environ.get(MODEL_ENV) or DEFAULT_MODEL_PATH)
+
+
+def classifier_setting() -> str:
+    """The crop classifier's path, or "none" ($MAHJONG_LENS_CLASSIFIER, else the committed one)."""
+    return os.environ.get(CLASSIFIER_ENV) or str(DEFAULT_CLASSIFIER_PATH)
+
+
+def glyph_setting() -> str:
+    """The glyph reader's path, or "none" ($MAHJONG_LENS_GLYPHS, else the committed one)."""
+    return os.environ.get(GLYPH_ENV) or str(DEFAULT_GLYPH_PATH)
+
+
+def stacking_setting() -> str:
+    """The stack classifier's path or "none" as $MAHJONG_LENS_STACKING says; "" when unset."""
+    return os.environ.get(STACK_ENV, "")
+
+
+def operating_conf() -> float:
+    """OPERATING_CONF, or the value of $MAHJONG_LENS_CONF; a bad value is a one-line error."""
+    raw = os.environ.get(CONF_ENV)
+    if not raw:
+        return OPERATING_CONF
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{CONF_ENV}={raw!r}: expected a number from 0 to 1")
+    return value
+
+
+def cpu_session(path: str | os.PathLike, threads: int | None = None):
+    """An onnxruntime session on the CPU, one operator at a time over `threads` (default:
+    the cores this process may use)."""
+    import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or cpu_count()
+    options.inter_op_num_threads = 1
+    # Idle workers sleep instead of spinning: the app makes many short calls with Python and
+    # OpenCV work between them, which spinning workers take cores from (a 12 MP photo 1.23x
+    # faster on 2 cores, the same readings; models/README.md, "Speed")
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), sess_options=options,
+                                providers=["CPUExecutionProvider"])
+
+
+def cpu_count() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
