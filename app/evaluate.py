@@ -164,7 +164,7 @@ def score_draft(draft: edit.Draft, situation: Situation, rules: RuleSet | str,
 def to_partial(draft: edit.Draft):
     """A loser's draft (Classical) → `PartialHand`: any number of concealed tiles, a
     'winning' tile read from a photo counts as concealed. None for an empty draft."""
-    from scoring.rules.classical import PartialHand
+    from scoring.rules.classical_table import PartialHand
     if not draft.codes() and not draft.bonus:
         return None
     melds = tuple(edit.to_meld(m, i + 1) for i, m in enumerate(draft.melds))
@@ -180,7 +180,7 @@ def score_table(drafts: dict, situation: Situation, preset: str | None = None,
                           overrides)
     if outcome.result is None or scorer_problem(RuleSet.CLASSICAL):
         return outcome
-    from scoring.rules.classical import score_table as table
+    from scoring.rules.classical_table import score_table as table
     try:
         others = []
         for seat in range(4):

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from .errors import InvalidHandError
 from .hand import Hand, WinContext, parse_hand
 from .rules import RuleSet, make_options, parse_rules, score
+from .rules.classical_table import score_table_request
 from .tiles import parse_bonus, parse_wind
 
 KEYS = {"hand", "self_drawn", "discarder", "seat", "round", "dealer", "flowers", "last_tile",
@@ -71,7 +72,7 @@ def score_request(obj: Mapping, rules: RuleSet | str = RuleSet.MCR, preset: str 
     if obj.get("others") is not None:
         if rules is not RuleSet.CLASSICAL:
             raise InvalidHandError("'others' (the other players' hands) is only scored under --rules classical")
-        return rules.module.score_table_request(hand, ctx, obj["others"], options)
+        return score_table_request(hand, ctx, obj["others"], options)
     return score(hand, ctx, rules, options).to_dict()
 
 

@@ -181,12 +181,3 @@ def parse_bonus(text: str | list | tuple | None) -> tuple[str, ...]:
     if len(set(codes)) != len(codes):
         raise InvalidHandError(f"a bonus tile appears twice in {text!r} (there is one of each)")
     return sorted_tiles(codes)
-
-
-def __getattr__(name: str):
-    # design.md files the hand notation under `tiles`; the Hand type lives in `hand`, which
-    # imports this module, so these two names are resolved lazily.
-    if name in ("parse_hand", "format_hand"):
-        from . import hand
-        return getattr(hand, name)
-    raise AttributeError(name)

@@ -160,12 +160,5 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     return ScoreResult("classical", text, True, best.total, best.items, None, net, details)
 
 
-# The table (losers' hands and the settlement) lives in its own module; its entry points are
-# re-exported here because the dispatcher finds rule sets by module.
-from .classical_table import (PartialHand, TableResult, format_partial, parse_others,  # noqa: E402
-                              parse_partial, score_loser, score_table, score_table_from_json,
-                              score_table_request)
-
-__all__ = ["Options", "PRESETS", "score", "evaluate", "PartialHand", "parse_partial", "format_partial",
-           "score_loser", "score_table", "score_table_request", "score_table_from_json", "parse_others",
-           "TableResult"]
+# The table (the losers' hands and the settlement among all four) is scoring.rules.classical_table.
+__all__ = ["Options", "PRESETS", "score", "evaluate"]

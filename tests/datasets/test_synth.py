@@ -20,7 +20,7 @@ from datasets.synth import generate
 
 try:
     from scoring.decompose import decompositions
-    from scoring.tiles import parse_hand
+    from scoring.hand import parse_hand
 except ImportError:  # the scorer is written concurrently; fall back to the sampler's own check
     decompositions = parse_hand = None
 

@@ -10,7 +10,7 @@ from scoring.errors import InvalidHandError
 from scoring.hand import WinContext, parse_hand
 from scoring.payments import classical as settle
 from scoring.request import score_request
-from scoring.rules import classical, make_options
+from scoring.rules import classical, classical_table, make_options
 
 E, S, W, N = range(4)
 
@@ -63,19 +63,19 @@ LOSERS = [
 
 @pytest.mark.parametrize("cid,seat,text,bonus,total,items", LOSERS, ids=[x[0] for x in LOSERS])
 def test_loser_vectors(cid, seat, text, bonus, total, items):
-    result = classical.score_loser(classical.parse_partial(text, bonus), seat, E)
+    result = classical_table.score_loser(classical_table.parse_partial(text, bonus), seat, E)
     assert result.total == total
     assert {f.name: f.value for f in result.fans} == items
 
 
 def test_loser_tiles_are_read_in_the_highest_scoring_way():
     # 111222333m: three concealed pungs (4+4+8... and a double) beat three chows
-    result = classical.score_loser(classical.parse_partial("111222333mCCF"), S, E)
+    result = classical_table.score_loser(classical_table.parse_partial("111222333mCCF"), S, E)
     assert result.details["sets"] == ["111m", "222m", "333m", "CC"]
     assert result.total == (8 + 4 + 4 + 2) * 2
-    only_one_pair = classical.score_loser(classical.parse_partial("CCFFPP"), S, E)
+    only_one_pair = classical_table.score_loser(classical_table.parse_partial("CCFFPP"), S, E)
     assert only_one_pair.total == 2  # option loser_pairs = 1
-    two = classical.score_loser(classical.parse_partial("CCFFPP"), S, E, make_options("classical", overrides={"loser_pairs": "2"}))
+    two = classical_table.score_loser(classical_table.parse_partial("CCFFPP"), S, E, make_options("classical", overrides={"loser_pairs": "2"}))
     assert two.total == 4
 
 
@@ -111,11 +111,11 @@ def test_c09_whole_table_from_a_json_line():
     assert out["net"] == out["payments"] == {"E": 156, "S": -12, "W": -36, "N": -108}
     assert {(t["from"], t["to"], t["amount"]) for t in out["transfers"]} == {
         ("S", "E", 52), ("W", "E", 52), ("N", "E", 52), ("W", "S", 8), ("N", "S", 32), ("N", "W", 24)}
-    assert classical.score_table_from_json(TABLE) == out
+    assert classical_table.score_table_from_json(TABLE) == out
 
 
 def test_missing_loser_pays_the_winner_only():
-    out = classical.score_table_request(parse_hand(TABLE["hand"]), WinContext(discarder=S, seat=E),
+    out = classical_table.score_table_request(parse_hand(TABLE["hand"]), WinContext(discarder=S, seat=E),
                                         TABLE["others"][:1])
     assert out["net"] == {"E": 156, "S": -52, "W": -52, "N": -52}
     assert out["players"][2]["hand"] is None
@@ -150,7 +150,7 @@ def test_incomplete_winner_and_bad_table():
     with pytest.raises(InvalidHandError, match="held by 2 players"):
         score_request({**TABLE, "flowers": "1f"}, "classical")
     with pytest.raises(InvalidHandError, match="at most 14 tiles"):
-        classical.parse_partial("123456789m123456p")
+        classical_table.parse_partial("123456789m123456p")
 
 
 def test_optional_limit_hands():

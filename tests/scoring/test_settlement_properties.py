@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scoring.hand import WinContext
 from scoring.payments import DISCARD_SPLITS, MULTIPLIERS, classical as settle, hk as hk_pay, hk_false_win
-from scoring.rules import classical, hk
+from scoring.rules import classical, classical_table, hk
 from scoring.tiles import BONUS, PLAYING, bonus_family, bonus_seat
 
 from .strategies import complete_hands, standard_hands
@@ -126,7 +126,7 @@ def tables(draw):
         left.subtract(tiles)
         mine = draw(st.lists(st.sampled_from(bonus_left), unique=True, max_size=3)) if bonus_left else []
         bonus_left = [b for b in bonus_left if b not in mine]
-        others.append((seat, classical.PartialHand(tuple(tiles), (), tuple(mine))))
+        others.append((seat, classical_table.PartialHand(tuple(tiles), (), tuple(mine))))
     return hand, others
 
 
@@ -136,7 +136,7 @@ def test_classical_table_is_zero_sum(data, ctx, pays_all):
     hand, others = data
     others = [(s, h) for s, h in others if s != ctx.seat]
     options = classical.Options(discarder_pays_all=pays_all)
-    table = classical.score_table(hand, ctx, others, options)
+    table = classical_table.score_table(hand, ctx, others, options)
     assert table.winner.valid and table.winner.total <= 1000
     assert all(p is None or p.total >= 0 for p in table.players.values())
     if table.net is not None:
