@@ -20,7 +20,8 @@ from ...result import FanHit, ScoreResult
 from ...tiles import format_tiles
 from ..optcheck import CheckedOptions
 from .evaluate import evaluate
-from .fans import BY_ID, FLOWER_TILES, table_for
+from .fan_ids import FanId
+from .fans import BY_ID, table_for
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     fans = [FanHit(fan.name, fan.name_zh, fan.points, len(occ), _flatten(occ, names))
             for fan, occ in ((by_id[fid], occ) for fid, occ in best.fans.items())]
     if flowers:
-        fan = BY_ID[FLOWER_TILES]
+        fan = BY_ID[FanId.FLOWER_TILES]
         fans.append(FanHit(fan.name, fan.name_zh, fan.points, flowers, hand.bonus))
     total = best.total + flowers
     valid = best.total >= options.minimum

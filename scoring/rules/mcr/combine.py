@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .fan_ids import FanId as F
 from .fans import Table
 
 TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # three used + the free one
@@ -150,7 +151,7 @@ def single_pung_fans(table: Table, key) -> tuple[int, ...]:
     return tuple(f.id for f in table.scope("pung") if f.detect(key))
 
 
-def apply_exclusions(table: Table, hits: dict[int, list]) -> tuple[dict[int, list], int]:
+def apply_exclusions(table: Table, hits: dict[F, list]) -> tuple[dict[F, list], int]:
     """Principle 1 on {fan id: [sets of each occurrence]}: the surviving fans and their points."""
     out: dict[int, list] = {}
     excluded: set[int] = set()
@@ -189,13 +190,11 @@ def _absorb(occurrences: list, absorbers: list) -> list:
     return left
 
 
-PREFERRED = (23, 32)  # Pure Triple Chow, Triple Pung (rank_key c)
-
-
-def rank_key(total: int, standard: bool, fans: dict[int, list], reading, seven_pairs_tie: bool):
+def rank_key(total: int, standard: bool, fans: dict[F, list], reading, seven_pairs_tie: bool):
     """High-versus-Low ranking (module docstring, principle 4): larger is better."""
-    preferred = 23 in fans or 32 in fans
-    wait = 3 if 77 in fans else 2 if 78 in fans else 1 if 79 in fans else 0
+    preferred = F.PURE_TRIPLE_CHOW in fans or F.TRIPLE_PUNG in fans
+    wait = (3 if F.EDGE_WAIT in fans else 2 if F.CLOSED_WAIT in fans
+            else 1 if F.SINGLE_WAIT in fans else 0)
     return (total, standard, preferred, _Order(reading, preferred or seven_pairs_tie), wait)
 
 

@@ -20,7 +20,8 @@ from .combine import (
     rank_key,
     single_pung_fans,
 )
-from .fans import CHICKEN_HAND, Table, table_for
+from .fan_ids import FanId as F
+from .fans import Table, table_for
 from .view import HandFacts, Reading
 
 _WITH_SETS = (Shape.STANDARD, Shape.KNITTED_STRAIGHT)
@@ -134,8 +135,8 @@ def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, H
         reading = Reading(d, facts)
         fans, total = apply_exclusions(table, reading_fans(facts, reading, table, base))
         if not fans:
-            fans = {CHICKEN_HAND: [reading.sets or (format_tiles(hand.closed),)]}
-            total = table.fans[CHICKEN_HAND].points
+            fans = {F.CHICKEN_HAND: [reading.sets or (format_tiles(hand.closed),)]}
+            total = table.fans[F.CHICKEN_HAND].points
         if len(decs) == 1:  # nothing to rank
             return Evaluation(reading, fans, total), facts
         key = rank_key(total, d.shape is not Shape.SEVEN_PAIRS, fans, reading,
