@@ -1,0 +1,111 @@
+"""The language machinery: choosing a language, keeping it per thread, formats of each locale."""
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+
+from app import i18n
+from app.i18n import fans
+
+
+@pytest.mark.parametrize("tag, want", [
+    ("pl_PL.UTF-8", "pl"), ("de-AT", "de"), ("zh-Hant-HK", "zh"), ("zh_CN", "zh"), ("uk", "uk"),
+    ("EN-us", "en"), ("C", None), ("POSIX", None), ("fr_FR", None), ("", None), (None, None),
+])
+def test_normalise(tag, want):
+    assert i18n.normalise(tag) == want
+
+
+@pytest.mark.parametrize("header, want", [
+    ("pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7", "pl"),
+    ("fr-FR,fr;q=0.9,de;q=0.8,en;q=0.5", "de"),
+    ("en;q=0.4, uk;q=0.8", "uk"),
+    ("zh-TW", "zh"),
+    ("fr, es", None),
+    ("de;q=0, en", "en"),
+    ("", None),
+])
+def test_from_accept_language(header, want):
+    assert i18n.from_accept_language(header) == want
+
+
+@pytest.mark.parametrize("env, want", [
+    ({"LANG": "uk_UA.UTF-8"}, "uk"),
+    ({"LANGUAGE": "fr:de", "LANG": "pl_PL.UTF-8"}, "de"),
+    ({"LC_ALL": "zh_CN.UTF-8", "LANG": "pl_PL.UTF-8"}, "zh"),
+    ({"LC_ALL": "C.UTF-8", "LANG": "pl_PL.UTF-8"}, None),  # the first one set decides
+    ({"LC_MESSAGES": "de_DE", "LANG": "en_US"}, "de"),
+    ({}, None),
+])
+def test_from_environment(env, want):
+    assert i18n.from_environment(env) == want
+
+
+def test_choose_flag_wins_and_unknown_is_one_line():
+    assert i18n.choose("pl", {"LANG": "de_DE"}) == "pl"
+    assert i18n.choose(None, {"LANG": "de_DE"}) == "de"
+    assert i18n.choose(None, {}) == "en"
+    with pytest.raises(ValueError, match="unknown language 'xx'; choose one of en, pl, uk, de, zh"):
+        i18n.choose("xx", {})
+
+
+def test_language_is_per_thread_and_per_block():
+    """Two browsers rendering at once each keep their own language."""
+    seen = {}
+    barrier = threading.Barrier(2)
+
+    def render(lang):
+        with i18n.using(lang):
+            barrier.wait()
+            seen[lang] = fans.fan_name("mcr", "Seven Pairs")
+
+    threads = [threading.Thread(target=render, args=(lang,)) for lang in ("pl", "de")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == {"pl": "Siedem Par", "de": "Sieben Paare"}
+    assert i18n.current() == "en"
+    with i18n.using("uk"):
+        with i18n.using("zh"):
+            assert i18n.current() == "zh"
+        assert i18n.current() == "uk"
+
+
+@pytest.mark.parametrize("lang, value, number, amount", [
+    ("en", -1234.5, "-1,234.5", "−1,234.5"),
+    ("pl", -1234.5, "-1\u00a0234,5", "−1\u00a0234,5"),
+    ("de", 1234.5, "1.234,5", "+1.234,5"),
+    ("uk", 12, "12", "+12"),
+    ("zh", 0.004, "0", "0"),
+])
+def test_numbers_and_amounts(lang, value, number, amount):
+    assert i18n.format_number(value, lang) == number
+    assert i18n.format_amount(value, lang) == amount
+
+
+@pytest.mark.parametrize("lang, want", [
+    ("en", "Dec 2, 2026"), ("pl", "2 gru 2026"), ("de", "02.12.2026"), ("zh", "2026年12月2日"),
+])
+def test_dates(lang, want):
+    assert i18n.format_date(dt.date(2026, 12, 2), lang) == want
+
+
+@pytest.mark.parametrize("lang, delimiter, cell", [
+    ("en", ",", "-3.5"), ("zh", ",", "-3.5"), ("pl", ";", "-3,5"), ("de", ";", "-3,5"), ("uk", ";", "-3,5"),
+])
+def test_csv_format(lang, delimiter, cell):
+    fmt = i18n.csv_format(lang)
+    assert fmt.delimiter == delimiter
+    assert fmt.number(-3.5) == cell
+    assert fmt.number(8) == "8"
+
+
+def test_fan_lookup_falls_back_to_english_and_refuses_unknown_rules():
+    with i18n.using("pl"):
+        assert fans.fan_name("mcr", "A fan nobody has") == "A fan nobody has"
+        assert fans.fan_definition("mcr", "A fan nobody has") == ""
+        with pytest.raises(ValueError, match="unknown rule set 'riichi'"):
+            fans.fan_name("riichi", "Riichi")
