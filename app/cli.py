@@ -11,30 +11,56 @@ import importlib
 import os
 import sys
 
+from app import i18n
+from app.i18n import _
+from app.i18n.messages import translate
+
 COMMANDS = ("app", "detect", "read", "score")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="mahjong-lens", description="Score a finished Chinese mahjong hand from a photo.")
+        prog="mahjong-lens", description=_("Score a finished Chinese mahjong hand from a photo."))
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         importlib.import_module(f"app.commands.{name}").add_parser(sub)
+    for command in sub.choices.values():
+        command.add_argument("--lang", metavar="|".join(i18n.LANGUAGES), help=_(
+            "language of the text output (default: $LANGUAGE, $LC_ALL, $LANG; else en); "
+            "with --json it adds each fan's name_local"))
     return parser
 
 
+def _lang_flag(argv: list[str]) -> str | None:
+    """--lang read before parsing, so that --help and argparse's own lines are translated too."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with i18n.using(i18n.normalise(_lang_flag(argv)) or i18n.from_environment()):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        args.language = i18n.choose(args.lang)
+        with i18n.using(args.language):
+            return int(args.run(args) or 0)
     except BrokenPipeError:
         # the reader went away (`... --json | head`): stop quietly, as Unix tools do; stdout
         # goes to devnull so that Python's flush at exit does not complain again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (ValueError, OSError) as exc:
-        print(f"mahjong-lens {args.command}: {exc}", file=sys.stderr)
+        print(f"mahjong-lens {args.command}: {translate(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -6,18 +6,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.i18n import _
+
 PAGE = Path(__file__).resolve().parent.parent / "page.py"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("app", help="start the page (open the printed address on a phone or here)")
+    p = sub.add_parser("app", help=_("start the page (open the printed address on a phone or here)"))
     p.add_argument("--server.port", dest="port", type=int, default=8501,
-                   help="port to listen on (default 8501)")
+                   help=_("port to listen on (default 8501)"))
     p.add_argument("--server.address", dest="address", default=None,
-                   help="address to listen on (default: all; 127.0.0.1 for this machine only)")
+                   help=_("address to listen on (default: all; 127.0.0.1 for this machine only)"))
     p.add_argument("--data-dir", default=None,
-                   help="folder of the ledger (default $MAHJONG_LENS_DATA or ~/.mahjong-lens)")
-    p.add_argument("--model", default=None, help="detector ONNX file (default: the committed model)")
+                   help=_("folder of the ledger (default $MAHJONG_LENS_DATA or ~/.mahjong-lens)"))
+    p.add_argument("--model", default=None, help=_("detector ONNX file (default: the committed model)"))
     p.set_defaults(run=run)
 
 
@@ -43,6 +45,8 @@ def command(args) -> list[str]:
 
 def run(args) -> int:
     env = dict(os.environ)
+    if getattr(args, "lang", None):  # the page's language for browsers that ask for none of its own
+        env["MAHJONG_LENS_LANG"] = args.language
     if args.model:
         env["MAHJONG_LENS_MODEL"] = str(Path(args.model).expanduser().resolve())
     cmd = command(args)

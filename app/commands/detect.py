@@ -15,23 +15,26 @@ import sys
 
 from typing import TYPE_CHECKING
 
+from app.i18n import _, ngettext
+from app.i18n.messages import translate
+
 if TYPE_CHECKING:  # vision (numpy, OpenCV, onnxruntime) loads only when a photo is read:
     from vision.pipeline import PhotoReading  # `mahjong-lens score --hand` must start fast
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "detect", help="find and read the tiles in photos",
-        description="Find and read the tiles in each photo; one line per photo.")
-    parser.add_argument("photos", nargs="+", metavar="PHOTO", help="image files (JPEG, PNG, ...)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per photo")
+        "detect", help=_("find and read the tiles in photos"),
+        description=_("Find and read the tiles in each photo; one line per photo."))
+    parser.add_argument("photos", nargs="+", metavar="PHOTO", help=_("image files (JPEG, PNG, ...)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object per photo"))
     parser.add_argument("--model", default=None,
-                        help="detector ONNX file (default: the committed models/detector.onnx)")
+                        help=_("detector ONNX file (default: the committed models/detector.onnx)"))
     parser.add_argument("--conf", type=_fraction, default=None,
-                        help="minimum tile score, 0..1 (default: the pipeline's operating "
-                             "confidence, vision.pipeline.OPERATING_CONF or $MAHJONG_LENS_CONF)")
+                        help=_("minimum tile score, 0..1 (default: the pipeline's operating "
+                               "confidence, vision.pipeline.OPERATING_CONF or $MAHJONG_LENS_CONF)"))
     parser.add_argument("--max-megapixels", type=float, default=None,
-                        help="refuse larger images (default: vision.image's limit, 64)")
+                        help=_("refuse larger images (default: vision.image's limit, 64)"))
     parser.set_defaults(run=run)
 
 
@@ -39,9 +42,9 @@ def _fraction(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in 0..1, got {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected a number in 0..1, got {text}").format(text=repr(text))) from None
     if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in 0..1, got {value}")
+        raise argparse.ArgumentTypeError(_("expected a number in 0..1, got {text}").format(text=value))
     return value
 
 
@@ -78,14 +81,18 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(line, ensure_ascii=False), flush=True)
         elif line["error"]:
-            print(f"{image}: error: {line['error']}", flush=True)
-        else:
-            codes = " ".join(tile["code"] for tile in line["tiles"]) or "(no tiles found)"
-            print(f"{image}: {len(line['tiles'])} tiles in {line['seconds']:.3f} s: {codes}",
+            print(_("{image}: error: {error}").format(image=image, error=translate(line["error"])),
                   flush=True)
+        else:
+            codes = " ".join(tile["code"] for tile in line["tiles"])
+            count = len(line["tiles"])
+            print(ngettext("{image}: {count} tile in {seconds} s: {codes}",
+                           "{image}: {count} tiles in {seconds} s: {codes}", count).format(
+                image=image, count=count, seconds=f"{line['seconds']:.3f}", codes=codes), flush=True)
     if failed:
-        print(f"mahjong-lens detect: {failed} of {len(args.photos)} photos could not be read "
-              f"or showed no tile",
-              file=sys.stderr)
+        print("mahjong-lens detect: " + ngettext(
+            "{failed} of {total} photo could not be read or showed no tile",
+            "{failed} of {total} photos could not be read or showed no tile", len(args.photos)).format(
+                failed=failed, total=len(args.photos)), file=sys.stderr)
         return 2
     return 0

@@ -4,12 +4,14 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from app.i18n import _
+
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("read", help="read a photo into a hand layout (concealed, melds, bonus, winning)")
-    p.add_argument("photo")
-    p.add_argument("--json", action="store_true", help="print the layout as JSON")
-    p.add_argument("--model", help="detector ONNX file (default: the committed model)")
+    p = sub.add_parser("read", help=_("read a photo into a hand layout (concealed, melds, bonus, winning)"))
+    p.add_argument("photo", help=_("a photo of the hand"))
+    p.add_argument("--json", action="store_true", help=_("print the layout as JSON"))
+    p.add_argument("--model", help=_("detector ONNX file (default: the committed model)"))
     p.set_defaults(run=run)
 
 
@@ -24,7 +26,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(layout.notation or "(no complete hand read)")
+        print(layout.notation or _("(no complete hand read)"))
         for note in layout.notes:
             print("  " + note)
     return 0

@@ -80,4 +80,4 @@ def test_plain_output_is_one_line(tmp_path, photo, capsys):
     model = write_stub_model(tmp_path / "m.onnx", ONE_TILE)
     assert _run([str(photo), "--model", str(model)]) == 0
     out = capsys.readouterr().out
-    assert out.count("\n") == 1 and out.startswith(f"{photo}: 1 tiles in ") and out.endswith(": b\n")
+    assert out.count("\n") == 1 and out.startswith(f"{photo}: 1 tile in ") and out.endswith(": b\n")

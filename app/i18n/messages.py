@@ -1,0 +1,98 @@
+"""The scorer's and the photo reader's one-line messages in the player's language.
+
+`scoring/` and `vision/` speak English only (standard library, no catalogue): their
+`ValueError`s and a result's `reason` are English sentences built from a few templates.
+`translate` recognises those templates where a message is shown (the command line's error
+line, the page) and says them again in the current language; a message it does not know
+is shown as it came. The English wording below must match the code's word for word: a test
+raises each message and checks that it is recognised.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import N_, SOURCE, _, current
+
+TEMPLATES: tuple[str, ...] = (
+    # hand notation
+    N_("empty hand notation"),
+    N_("unexpected character {char} in {text}"),
+    N_("unbalanced or misplaced bracket in {text}"),
+    N_("numbers {digits} have no suit letter (m, p, s) in {text}"),
+    N_("suit letter {char} without numbers in {text}"),
+    N_("'0' is not a tile number in {text} (numbers are 1..9)"),
+    N_("declared sets [..] must come before the concealed tiles in {text}"),
+    N_("a hand has 14 tiles (13 + the winning tile), counting a kong as 3; got {size}"),
+    N_("a hand has at most 4 declared sets, got {count}"),
+    N_("{count} copies of {tile} on the table (there are only 4 of each tile)"),
+    N_("{count} copies of {tile} (there are only 4 of each tile)"),
+    N_("{set} is not a chow (three consecutive tiles of one suit)"),
+    N_("{set} is not a set: a bracket holds 3 or 4 tiles, got {count}"),
+    N_("the hand already has a winning tile"),
+    N_("the winner cannot win on their own discard"),
+    N_("a self-drawn win has no discarder"),
+    N_("wind must be one of E, S, W, N, got {text}"),
+    N_("{code} is not a bonus tile (flowers 1f..4f, seasons 5f..8f)"),
+    N_("a bonus tile appears twice in {text} (there is one of each)"),
+    N_("a loser's hand has at most 14 tiles, counting a kong as 3; got {size}"),
+    # rules and options
+    N_("unknown rule set {value}; choose one of {choices}"),
+    N_("unknown preset {preset} for {rules}; choose one of {choices}"),
+    N_("unknown option {key} for {rules}; options: {options}"),
+    N_("option {key} takes a whole number, got {text}"),
+    N_("option {key} takes a number, got {text}"),
+    N_("option {key} takes true or false, got {text}"),
+    N_("option {key} must be from {low} to {high}, got {value}"),
+    # why a hand does not score
+    N_("not a complete hand; waits on {tiles}"),
+    N_("not a complete hand; no tile completes it"),
+    N_("{points} points without flowers, below the {minimum}-point minimum"),
+    N_("{fan} fan not counting bonus-tile fans is below the minimum of {minimum}"),
+    N_("{fan} fan is below the minimum of {minimum}"),
+    N_("seven pairs is not a winning hand under these rules (allow_seven_pairs is off)"),
+    # photos
+    N_("{file}: cannot read file (No such file or directory)"),
+    N_("{file}: cannot read file ({reason})"),
+    N_("{file}: not an image (unknown format)"),
+    N_("{file}: empty file, not an image"),
+    N_("{file}: is a directory, not an image"),
+    N_("{file}: the tiles read do not form a complete hand ({notes})"),
+    N_("no tiles found in this photo"),
+    # the command line's own
+    N_("--option takes KEY=VALUE, got {pair}"),
+    N_("give either --hand or '-' (stdin), not both"),
+    N_("give the hand as --hand NOTATION, a PHOTO, or '-' for stdin"),
+)
+
+_FIELD = re.compile(r"\{([a-z_]+)\}")
+
+
+@lru_cache(maxsize=None)
+def _patterns() -> tuple[tuple[re.Pattern, str], ...]:
+    out = []
+    for template in TEMPLATES:
+        parts = _FIELD.split(template)
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        out.append((re.compile(regex, re.DOTALL), template))
+    return tuple(out)
+
+
+def match(text: str) -> tuple[str, dict[str, str]] | None:
+    """The template an English message was built from, and its values; None when unknown."""
+    for pattern, template in _patterns():
+        found = pattern.fullmatch(text)
+        if found:
+            return template, found.groupdict()
+    return None
+
+
+def translate(text: str | None) -> str | None:
+    """An English message from the scorer or the reader in the current language."""
+    if not text or current() == SOURCE:
+        return text
+    found = match(text)
+    if found is None:
+        return text
+    template, values = found
+    return _(template).format(**values)
