@@ -92,8 +92,9 @@ class TileReader:
         return PhotoReading(photo, found, time.perf_counter() - start)
 
 
-def read_layout_from_path(path, model=None):
-    """`mahjong-lens read PHOTO`: the photo's `TableLayout` (vision.layout), timed.
+def read_layout_from_path(path, model=None, refiner: Refiner | None = None):
+    """`mahjong-lens read PHOTO`: the photo's `TableLayout` (vision.layout), timed; `refiner`:
+    another second stage (e.g. one reading with a table's set, vision.tileset.refiner_for).
 
     A photo in which no tile is found is an error (one line, `ValueError`): there is nothing
     to lay out and the user should retake it. Tiles too small or too blurred to read well
@@ -101,7 +102,7 @@ def read_layout_from_path(path, model=None):
     from vision.layout import read_layout
     from vision.legibility import photo_hint
 
-    reading = TileReader(model).read(path)
+    reading = TileReader(model, refiner=refiner).read(path)
     if len(reading.detections) == 0:
         raise ValueError(f"{path}: no tiles found in the photo")
     layout = read_layout(reading.detections)
