@@ -228,18 +228,24 @@ class Ledger:
             out[player] = amount
         return out
 
-    def to_csv(self, night: int) -> str:
+    def to_csv(self, night: int, delimiter: str = ",", decimal: str = ".",
+               labels: Mapping[str, str] | None = None) -> str:
+        """The night as CSV. A spreadsheet whose decimal mark is a comma (Polish, German) wants
+        `delimiter=";", decimal=","`; `labels` renames the header words (times stay ISO)."""
         rows = self.hands(night)
         players = list(self.totals(night))
+        word = (lambda w: labels.get(w, w)) if labels else (lambda w: w)
+        num = (lambda x: _num(x).replace(".", decimal))
         out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["hand", "time", "rules", "notation", "total", "winner", "discarder", *players])
+        writer = csv.writer(out, delimiter=delimiter)
+        writer.writerow([*map(word, ("hand", "time", "rules", "notation", "total", "winner", "discarder")),
+                         *players])
         for r in rows:
             writer.writerow([r.number, time.strftime("%Y-%m-%d %H:%M", time.localtime(r.created)),
-                             r.rules, r.notation, _num(r.total), r.winner, r.discarder or "",
-                             *[_num(r.amounts.get(p, 0)) for p in players]])
+                             r.rules, r.notation, num(r.total), r.winner, r.discarder or "",
+                             *[num(r.amounts.get(p, 0)) for p in players]])
         totals = self.totals(night)
-        writer.writerow(["total", "", "", "", "", "", "", *[_num(totals[p]) for p in players]])
+        writer.writerow([word("total"), "", "", "", "", "", "", *[num(totals[p]) for p in players]])
         return out.getvalue()
 
 

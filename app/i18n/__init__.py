@@ -182,3 +182,16 @@ def csv_format(lang: str | None = None) -> CsvFormat:
     from babel.numbers import get_decimal_symbol
     decimal = get_decimal_symbol(babel_locale(lang))
     return CsvFormat(";" if decimal == "," else ",", decimal)
+
+
+def csv_options(lang: str | None = None) -> dict:
+    """Keyword arguments of `Ledger.to_csv` for a spreadsheet in this language: its delimiter
+    and decimal mark, and the header words in the language."""
+    fmt = csv_format(lang)
+    with using(lang or current()):
+        labels = {"hand": pgettext("csv column", "hand"), "time": pgettext("csv column", "time"),
+                  "rules": pgettext("csv column", "rules"),
+                  "notation": pgettext("csv column", "notation"),
+                  "total": pgettext("csv column", "total"), "winner": pgettext("csv column", "winner"),
+                  "discarder": pgettext("csv column", "discarder")}
+    return {"delimiter": fmt.delimiter, "decimal": fmt.decimal, "labels": labels}

@@ -1,13 +1,16 @@
 """The language machinery: choosing a language, keeping it per thread, formats of each locale."""
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import threading
 
 import pytest
 
 from app import i18n
 from app.i18n import fans
+from app.ledger import HandEntry, Ledger
 
 
 @pytest.mark.parametrize("tag, want", [
@@ -109,3 +112,28 @@ def test_fan_lookup_falls_back_to_english_and_refuses_unknown_rules():
         assert fans.fan_definition("mcr", "A fan nobody has") == ""
         with pytest.raises(ValueError, match="unknown rule set 'riichi'"):
             fans.fan_name("riichi", "Riichi")
+
+
+HK_HALF = HandEntry("hk001", "[CCC1][FFF1]234p56pPP7p", 4, "N",
+                    {"E": -1.5, "S": -6, "W": -1.5, "N": 9}, discarder="S")
+
+
+@pytest.mark.parametrize("lang, delimiter, header, amounts, total", [
+    ("en", ",", ["hand", "time", "rules"], ["-1.5", "-6", "-1.5", "9"], "total"),
+    ("pl", ";", ["ręka", "czas", "zasady"], ["-1,5", "-6", "-1,5", "9"], "suma"),
+    ("de", ";", ["Hand", "Zeit", "Regeln"], ["-1,5", "-6", "-1,5", "9"], "Summe"),
+    ("uk", ";", ["рука", "час", "правила"], ["-1,5", "-6", "-1,5", "9"], "разом"),
+    ("zh", ",", ["手牌", "时间", "规则"], ["-1.5", "-6", "-1.5", "9"], "合计"),
+])
+def test_ledger_csv_for_each_language(tmp_path, lang, delimiter, header, amounts, total):
+    """A Polish or German spreadsheet reads ';' between fields and a decimal comma."""
+    ledger = Ledger(tmp_path)
+    night = ledger.current_night()
+    ledger.set_names(night, ["Ola", "Żaneta", "Jürgen", "Петро"])
+    ledger.add_hand(night, HK_HALF, "t1")
+    text = ledger.to_csv(night, **i18n.csv_options(lang))
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    assert rows[0][:3] == header and rows[0][7:] == ["Ola", "Żaneta", "Jürgen", "Петро"]
+    assert rows[1][7:] == amounts and rows[1][3] == HK_HALF.notation
+    assert rows[-1][0] == total and rows[-1][7:] == amounts
+    assert all(len(r) == 11 for r in rows)
