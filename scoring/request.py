@@ -64,6 +64,8 @@ def score_request(obj: Mapping, rules: RuleSet | str = RuleSet.MCR, preset: str 
     """Score one request; the result is the design.md score object (always with `error`)."""
     rules = parse_rules(obj.get("rules") or rules)
     preset = obj.get("preset") or preset
+    if preset is not None and not isinstance(preset, str):
+        raise InvalidHandError(f"'preset' must be a preset's name, got {type(preset).__name__}")
     options_in = obj.get("options") or {}
     if not isinstance(options_in, Mapping):
         raise InvalidHandError("'options' must be an object of KEY: VALUE")

@@ -1,8 +1,12 @@
 """`mahjong-lens score`: score a hand given as notation, a photo, or batch lines on stdin."""
 from __future__ import annotations
 
+import contextlib
 import json
+import re
+import signal
 import sys
+import threading
 
 from scoring.errors import InvalidHandError
 from scoring.request import error_object, score_request
@@ -57,29 +61,108 @@ def _hand_from_photo(path: str, model: str | None) -> tuple[str, list[str]]:
     return layout.notation, [t.code for t in layout.bonus]
 
 
+MAX_LINE = 64 * 1024          # a scoring request is a few hundred bytes; more is not one
+LINE_SECONDS = 5              # the most one line may take before it is answered with an error
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _request_of(line: str):
+    """A batch line → (what to echo, the request mapping). Raises ValueError for a bad line."""
+    if not line.startswith("{"):
+        return line, {"hand": line}
+    try:
+        source = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InvalidHandError(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InvalidHandError("JSON nested too deeply") from None
+    if not isinstance(source, dict):
+        raise InvalidHandError("a JSON line must be an object")
+    return source, source
+
+
+def _answer(raw: bytes | str, args, overrides) -> tuple[dict, bool]:
+    """The one JSON object for one input line, and whether the line was bad. Never raises."""
+    source = None
+    try:
+        if isinstance(raw, bytes):
+            if len(raw) > MAX_LINE:
+                raise InvalidHandError(f"line of {len(raw)} bytes, over the {MAX_LINE}-byte limit")
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidHandError(f"line is not valid UTF-8 (byte {exc.start + 1})") from None
+        line = raw.strip()
+        if len(line) > MAX_LINE:
+            raise InvalidHandError(f"line of {len(line)} characters, over the {MAX_LINE} limit")
+        if not line:
+            raise InvalidHandError("empty line: no hand")
+        source, request = _request_of(line)
+        with _deadline(LINE_SECONDS):
+            return score_request(request, args.rules, args.preset, overrides), False
+    except TimeoutError:
+        return error_object(source, f"not scored: took over {LINE_SECONDS} s"), True
+    except (ValueError, OSError) as exc:
+        return error_object(source, _one_line(exc)), True
+    except Exception as exc:  # RecursionError, MemoryError, ...
+        # a bug, not the player's input: the line still gets its answer and the run goes on
+        return error_object(source, f"this line could not be scored ({type(exc).__name__})"), True
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:500] or type(exc).__name__
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float):
+    """TimeoutError when the block runs over `seconds` (main thread on Unix; else no bound)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _emit(out: dict) -> None:
+    """One JSON line, always valid UTF-8: a lone surrogate (from a \\udc80 escape or an
+    undecodable byte) becomes U+FFFD, never a raw byte."""
+    text = _SURROGATE.sub("\ufffd", json.dumps(out, ensure_ascii=False))
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        print(text, flush=True)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8") + b"\n")
+    buffer.flush()
+
+
+def _lines():
+    """Input lines as bytes when stdin has them (so a bad byte is one bad line), else text.
+    A line over MAX_LINE is read no further than that: the rest of it is skipped."""
+    stream = getattr(sys.stdin, "buffer", None) or sys.stdin
+    newline = "\n" if stream is sys.stdin else b"\n"
+    while line := stream.readline(MAX_LINE + 1):
+        if len(line) > MAX_LINE and not line.endswith(newline):
+            while (rest := stream.readline(MAX_LINE + 1)) and not rest.endswith(newline):
+                pass
+        yield line
+
+
 def _batch(args, overrides) -> int:
     failed = 0
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        source = line
-        try:
-            if line.startswith("{"):
-                try:
-                    source = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InvalidHandError(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
-                if not isinstance(source, dict):
-                    raise InvalidHandError("a JSON line must be an object")
-                request = source
-            else:
-                request = {"hand": line}
-            out = score_request(request, args.rules, args.preset, overrides)
-        except (ValueError, OSError) as exc:
-            failed += 1
-            out = error_object(source, str(exc))
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+    for raw in _lines():  # every line is answered, a blank one too: answers stay in step
+        out, bad = _answer(raw, args, overrides)
+        failed += bad
+        _emit(out)
     return 2 if failed else 0
 
 

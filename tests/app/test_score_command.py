@@ -122,3 +122,63 @@ def _feed(pipe, data: bytes) -> None:
         pipe.close()
     except BrokenPipeError:  # the command stopped reading: what this test wants
         pass
+
+
+BAD_LINES = [  # one bad line each, then a good one that must still be scored
+    '{"hand": "[123m][EEE1]456p789sNN", "preset": 1}',
+    '{"hand": "[123m][EEE1]456p789sNN", "preset": true}',
+    '{"hand": "[123m][EEE1]456p789sNN", "preset": [1]}',
+    '{"hand": "[EEE1][SSS1][WWW1]99m99s9m", "discarder": "S", "options": {"minimum": [8]}}',
+    '{"hand": "[EEE1][SSS1][WWW1]99m99s9m", "discarder": "S", "options": {"minimum": null}}',
+    '{"hand": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    '{"hand": "\\ud800"}',
+    '{"hand": "\\udc80"}',
+    '{"hand": "[CCC1][FFF1][PPP1]234p5p5p", "rules": "hk001", "discarder": "S", "options": {"limit": 1000000000000}}',
+]
+
+
+@pytest.mark.parametrize("bad", BAD_LINES, ids=lambda line: line[:40])
+def test_a_bad_line_is_answered_and_the_run_goes_on(bad):
+    good = '{"hand": "[EEE1][SSS1][WWW1]99m99s9m", "discarder": "S"}'
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "score", "--rules", "mcr", "-"],
+                          input=(bad + "\n" + good + "\n").encode("utf-8", "surrogatepass"),
+                          capture_output=True, timeout=60)
+    lines = proc.stdout.decode("utf-8").splitlines()  # valid UTF-8: never a raw 0x80
+    assert proc.returncode == 2 and proc.stderr == b"" and len(lines) == 2
+    first, second = (json.loads(line) for line in lines)
+    assert first["error"] and "\n" not in first["error"]
+    assert second["error"] is None and second["total"] == 49
+
+
+@pytest.mark.parametrize("rules, options, words", [
+    ("mcr", {"minimum": 1000}, "minimum must be from 0 to 88"),
+    ("hk001", {"limit": 1024}, "limit must be from 1 to 20"),
+    ("hk002", {"unit": 1e308}, "unit must be from 0.01 to 1000000"),
+    ("classical", {"limit": 10**15}, "limit must be from 1 to 100000"),
+])
+def test_a_bad_option_in_batch_mode_for_every_rule_set(rules, options, words, capsys, monkeypatch):
+    line = json.dumps({"hand": "[CCC1][FFF1][PPP1]234p5p5p", "discarder": "S", "options": options})
+    code, out, _ = run(["score", "--rules", rules, "-"], stdin=line + "\n" + line.replace(
+        json.dumps(options), "{}") + "\n", capsys=capsys, monkeypatch=monkeypatch)
+    first, second = (json.loads(x) for x in out.splitlines())
+    assert code == 2 and words in first["error"] and second["error"] is None
+
+
+def test_a_line_that_is_not_utf8_or_too_long_is_one_error_line():
+    lines = b'{"hand":"123m\x80456p"}\n' + b"1" * 100_000 + b"\n" + b"[EEE1][SSS1][WWW1]99m99s9m\n"
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "score", "-"], input=lines,
+                          capture_output=True, timeout=60)
+    results = [json.loads(x) for x in proc.stdout.decode("utf-8").splitlines()]
+    assert [bool(r["error"]) for r in results] == [True, True, False]
+    assert "UTF-8" in results[0]["error"] and "limit" in results[1]["error"]
+
+
+@pytest.mark.parametrize("option, words", [
+    ("limit=1024", "limit must be from 1 to 20"),
+    ("unit=1e308", "unit must be from 0.01 to 1000000"),
+    ("limit=1000000000000", "limit must be from 1 to 20"),
+])
+def test_an_option_out_of_range_is_one_line_on_the_command_line(option, words, capsys):
+    code, _, err = run(["score", "--rules", "hk001", "--hand", "[CCC1][FFF1][PPP1]234p5p5p",
+                        "--discarder", "S", "--option", option], capsys=capsys)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
