@@ -1,6 +1,4 @@
 """Test-wide settings and shared fixtures."""
-from pathlib import Path
-
 import pytest
 
 
@@ -12,20 +10,3 @@ def detector_alone(monkeypatch):
     refiner or a stack reader."""
     monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")
     monkeypatch.setenv("MAHJONG_LENS_STACKING", "none")
-
-
-@pytest.fixture(scope="session")
-def art_root(tmp_path_factory) -> str:
-    """The tile-art cache if installed (bash datasets/install_art.sh); otherwise three
-    procedural designs built from the CJK fonts into a temporary folder, so the generator's
-    path is tested on any machine with those fonts."""
-    from datasets.art.atlas import art_dir, list_designs
-    from datasets.faces import available_fonts
-    if len(list_designs(art_dir())) >= 5:
-        return str(art_dir())
-    if not available_fonts():
-        pytest.skip("no art cache (bash datasets/install_art.sh) and no CJK font to build procedural designs")
-    from datasets.art.build import build
-    root = tmp_path_factory.mktemp("art")
-    build(root, Path("/nonexistent"), root / "_pypi", 3, False, [f"proc_s{s:03d}" for s in range(3)])
-    return str(root)

@@ -2,7 +2,7 @@
 
 A Gaussian blur of 0.06 of a tile's short side (a shaking hand in dim light) left the finder's
 tile score under the operating point on 10 of 297 real training tiles and 43 of 236 held-out
-ones, and at 0.08 on 65 and 93 (`datasets.evaluate --blur`; models/README.md, session 22):
+ones, and at 0.08 on 65 and 93 (`datasets.eval.reader --blur`; models/README.md, session 22):
 the tiles still get boxes, scored too low to show. Blur is measured per tile, whatever its
 size, and the photo's value is the median over its tiles (`photo_sharpness`);
 vision.legibility turns it into a hint. (Reading a blurred photo again unsharp-masked brought

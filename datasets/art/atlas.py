@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from ..classes import TILE_CODES
-from ..faces import FACE_H, FACE_W
+from datasets.classes import TILE_CODES
+from datasets.art.faces import FACE_H, FACE_W
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from ..faces import available_fonts, missing_fonts, render_design
-from . import debian_raster, fonts, kmj, pypi
-from .atlas import art_dir, list_designs, save_design
+from datasets.art.faces import available_fonts, missing_fonts, render_design
+from datasets.art import debian_raster, fonts, kmj, pypi
+from datasets.art.atlas import art_dir, list_designs, save_design
 
-DEFAULT_PROCEDURAL = 64  # seeds 0..63; held-out ones are listed in datasets/designs.py
+DEFAULT_PROCEDURAL = 64  # seeds 0..63; held-out ones are listed in datasets/art/designs.py
 
 
 def build(out: Path, debroot: Path, pypi_dir: Path, n_procedural: int, force: bool, only: list[str] | None) -> list[str]:
@@ -54,7 +54,7 @@ def build(out: Path, debroot: Path, pypi_dir: Path, n_procedural: int, force: bo
 
 
 def _codes():
-    from ..classes import TILE_CODES
+    from datasets.classes import TILE_CODES
     return TILE_CODES
 
 

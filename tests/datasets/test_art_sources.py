@@ -28,7 +28,7 @@ def test_each_table_names_each_tile_once(table, missing):
 ])
 def test_installed_sets_give_distinct_drawn_faces(name, tool, path, count):
     if not shutil.which(tool) or not (Path("/") / path).exists():
-        pytest.skip(f"{path} or {tool} not installed (bash datasets/install_art.sh)")
+        pytest.skip(f"{path} or {tool} not installed (bash datasets/art/install_art.sh)")
     faces = D.SOURCES[name][0](Path("/"))
     assert len(faces) == count
     for code, face in faces.items():

@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from datasets.camerash_boxes import HELD_OUT_SETS, code_of, drop_duplicates, photo_set
 from datasets.classes import class_index
+from datasets.real.camerash_boxes import BOXES_JSON, HELD_OUT_SETS, code_of, drop_duplicates, photo_set
+from vision.runtime import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[2]
-BOXES = json.loads((REPO / "datasets" / "camerash_boxes.json").read_text())
-CAMERASH = REPO.parent / "shared" / "data" / "camerash"
+BOXES = json.loads(BOXES_JSON.read_text())
+CAMERASH = REPO_ROOT.parent / "shared" / "data" / "camerash"
 
 
 @pytest.mark.parametrize("label,code", [("dots-7", "7p"), ("bamboo-1", "1s"),

@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.camerash_boxes import box_overlap
-from datasets.camerash_train import MAX_OVERLAP, build, find_copies, label_photo
+from datasets.real.camerash_boxes import BOXES_JSON, box_overlap
+from datasets.real.camerash_train import MAX_OVERLAP, build, find_copies, label_photo
 from vision.image import decode_image
+from vision.runtime import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[2]
-BOXES = REPO / "datasets" / "camerash_boxes.json"
-CAMERASH = REPO.parent / "shared" / "data" / "camerash"
+BOXES = BOXES_JSON
+CAMERASH = REPO_ROOT.parent / "shared" / "data" / "camerash"
 needs_camerash = pytest.mark.skipif(not (CAMERASH / "raw-images").is_dir(),
                                     reason="../shared/data/camerash is not beside the project")
 

@@ -1,11 +1,11 @@
-"""Two evaluation reports compared photo by photo (datasets/compare.py)."""
+"""Two evaluation reports compared photo by photo (datasets/eval/compare.py)."""
 import json
 
 import numpy as np
 import pytest
 
-from datasets.compare import main, paired
-from datasets.evaluate import f1_interval
+from datasets.eval.compare import main, paired
+from datasets.eval.metrics import f1_interval
 
 
 def _report(counts, name="dev"):

@@ -1,7 +1,7 @@
 """The procedural bonus sets of the crop classifier: where each set writes number and character."""
 import pytest
 
-from datasets.crop_render import (
+from datasets.synth.crop_render import (
     BONUS_DEV_SEED0,
     BONUS_SEED0,
     PAIRED_SHARE,
@@ -56,11 +56,11 @@ def test_development_bonus_sets_lie_beyond_the_training_seeds():
 
 
 def test_the_extra_sets_hold_only_their_tiles():
-    from datasets.faces import available_fonts
+    from datasets.art.faces import available_fonts
     if not available_fonts():
         pytest.skip("no CJK font installed")
     from datasets.classes import TILE_CODES
-    from datasets.crop_render import FaceBank
+    from datasets.synth.crop_render import FaceBank
     bank = FaceBank([], bonus_sets=2, white_sets=3, bonus_seed0=BONUS_DEV_SEED0)
     held = [[TILE_CODES[i] for i in range(42) if present[i]] for present in bank.present]
     assert held == [["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]] * 2 + [["5z"]] * 3
@@ -68,13 +68,13 @@ def test_the_extra_sets_hold_only_their_tiles():
 
 
 def test_unseen_whole_sets_hold_every_face_and_lie_beyond_the_procedural_designs():
-    from datasets.faces import available_fonts
+    from datasets.art.faces import available_fonts
     if not available_fonts():
         pytest.skip("no CJK font installed")
     import numpy as np
 
     from datasets.art.build import DEFAULT_PROCEDURAL
-    from datasets.crop_render import UNSEEN_SET_SEED0, FaceBank, rendered_crop
+    from datasets.synth.crop_render import UNSEEN_SET_SEED0, FaceBank, rendered_crop
     assert DEFAULT_PROCEDURAL <= UNSEEN_SET_SEED0 < BONUS_SEED0
     bank = FaceBank([], white_sets=1)
     bank.add_procedural_sets([UNSEEN_SET_SEED0])
@@ -85,10 +85,10 @@ def test_unseen_whole_sets_hold_every_face_and_lie_beyond_the_procedural_designs
 
 
 def test_free_pictures_change_the_picture_and_nothing_else():
-    from datasets.faces import available_fonts
+    from datasets.art.faces import available_fonts
     if not available_fonts():
         pytest.skip("no CJK font installed")
-    from datasets.crop_render import bonus_face
+    from datasets.synth.crop_render import bonus_face
     seed = next(s for s in SEEDS if bonus_arrangement(s, True).paired)
     changed = 0
     for code in ("1f", "2f", "3f", "4f"):

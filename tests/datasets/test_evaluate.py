@@ -1,4 +1,4 @@
-"""Metric code of datasets/evaluate.py on hand-made cases."""
+"""Metric code of datasets/eval/reader.py on hand-made cases."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,19 +6,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.evaluate import (
-    Result,
-    Sample,
+from datasets.eval.metrics import (
     average_precision,
-    box_iou,
-    drop_unlabelled,
     f1,
     marks,
     match_tiles,
     mean_average_precision,
     score_tiles,
-    without_class,
 )
+from datasets.eval.samples import Result, Sample, drop_unlabelled, without_class
+from vision.boxes import box_iou
 
 BOX_A = [0, 0, 10, 10]
 BOX_B = [20, 0, 30, 10]
@@ -178,7 +175,7 @@ RESHOT = [
 def test_reshot_photos_keep_their_tiles_in_place(tmp_path, scale, turns, size, box):
     from PIL import Image
 
-    from datasets.evaluate import reshot
+    from datasets.eval.samples import reshot
     pixels = np.zeros((100, 200, 3), np.uint8)
     pixels[10:70, 20:60] = 255  # the tile, white on black
     Image.fromarray(pixels).save(tmp_path / "p.png")
@@ -200,7 +197,7 @@ def test_reshot_photos_keep_their_tiles_in_place(tmp_path, scale, turns, size, b
 def test_reshot_photos_blur_and_noise_as_asked(tmp_path, blur, noise, sharp, noisy):
     from PIL import Image
 
-    from datasets.evaluate import reshot
+    from datasets.eval.samples import reshot
     pixels = np.full((100, 200, 3), 60, np.uint8)
     pixels[10:70, 20:60] = 230  # the tile, 40 px across
     Image.fromarray(pixels).save(tmp_path / "p.png")
@@ -221,7 +218,7 @@ def test_reshot_photos_blur_and_noise_as_asked(tmp_path, blur, noise, sharp, noi
     ({}, None, None),
 ])
 def test_class_groups_are_averaged_apart(per_class, bonus, playing):
-    from datasets.evaluate import group_f1
+    from datasets.eval.metrics import group_f1
     assert group_f1(per_class) == {"f1_flowers_seasons": bonus, "f1_suits_honours": playing}
 
 

@@ -1,11 +1,11 @@
-"""The development measure of the glyph reader (datasets/evaluate_glyphs.py)."""
+"""The development measure of the glyph reader (datasets/eval/glyphs.py)."""
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from datasets.classes import class_names
-from datasets.evaluate_glyphs import main, right
+from datasets.eval.glyphs import main, right
 
 
 def test_the_glyph_measure_reads_weights_or_says_what_it_needs(capsys):
@@ -39,7 +39,7 @@ def test_the_glyph_measure_counts_tiles_read_right(side_weight, classifier_says,
 ])
 def test_numbers_count_the_tiles_whose_strongest_number_is_their_own(number_glyph, strength,
                                                                    seen, right_):
-    from datasets.evaluate_glyphs import numbers
+    from datasets.eval.glyphs import numbers
     names = list(class_names())
     glyph_seen = np.full(17, 0.02)
     glyph_seen[number_glyph] = strength
@@ -49,7 +49,7 @@ def test_numbers_count_the_tiles_whose_strongest_number_is_their_own(number_glyp
 
 
 def test_false_numbers_is_the_share_of_no_glyph_tiles_where_a_number_shows():
-    from datasets.evaluate_glyphs import false_numbers
+    from datasets.eval.glyphs import false_numbers
     strengths = iter([0.9, 0.2, 0.6, 0.1])  # per tile, its strongest number glyph
 
     def seen(rgb, boxes):

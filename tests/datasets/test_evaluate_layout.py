@@ -1,10 +1,10 @@
-"""datasets.evaluate_layout: truth to detections, the levels of agreement, detection errors."""
+"""datasets.eval.layout: truth to detections, the levels of agreement, detection errors."""
 from __future__ import annotations
 
 import numpy as np
 
 from datasets.classes import class_names
-from datasets.evaluate_layout import compare, detection_ok, miss_kind, readable, truth_detections
+from datasets.eval.layout import compare, detection_ok, miss_kind, readable, truth_detections
 from vision.types import Detections
 from vision.layout import LaidTile, TableLayout
 

@@ -1,9 +1,9 @@
-"""datasets.evaluate_sharpness: the spread and flag rates the blur hint's threshold is chosen by."""
+"""datasets.eval.sharpness: the spread and flag rates the blur hint's threshold is chosen by."""
 from __future__ import annotations
 
 import pytest
 
-from datasets.evaluate_sharpness import GRID, main, summary
+from datasets.eval.sharpness import GRID, main, summary
 
 # (id, measures, measured, min, flagged at 0.08)
 CASES = [

@@ -1,12 +1,12 @@
-"""datasets/evaluate_size.py: reading by tile size, on a hand-made scene with truth."""
+"""datasets/eval/size.py: reading by tile size, on a hand-made scene with truth."""
 from __future__ import annotations
 
 import json
 
 import numpy as np
 
-from datasets.evaluate import Result, Sample
-from datasets.evaluate_size import hand_mask, size_table
+from datasets.eval.samples import Result, Sample
+from datasets.eval.size import hand_mask, size_table
 
 # (box, class id, face, group): two small hand tiles, two large ones, a small wall tile
 TILES = [([0, 0, 20, 30], 0, "up", "concealed"), ([30, 0, 50, 30], 1, "up", "concealed"),

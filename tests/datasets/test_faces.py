@@ -1,7 +1,7 @@
-"""Procedural tile sets (datasets/faces.py): a set's font does not hang on the other fonts."""
+"""Procedural tile sets (datasets/art/faces.py): a set's font does not hang on the other fonts."""
 import pytest
 
-from datasets import faces
+from datasets.art import faces
 
 
 def test_a_missing_font_changes_only_the_sets_that_draw_it(monkeypatch):

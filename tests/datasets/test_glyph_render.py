@@ -1,11 +1,11 @@
-"""Training windows of the glyph reader (datasets/glyph_render.py)."""
+"""Training windows of the glyph reader (datasets/synth/glyph_render.py)."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from datasets import glyph_render as G
-from datasets.faces import available_fonts
+from datasets.synth import glyph_render as G
+from datasets.art.faces import available_fonts
 
 pytestmark = pytest.mark.skipif(not available_fonts(), reason="no CJK font installed")
 
@@ -84,7 +84,7 @@ def test_scene_windows_are_cut_as_the_app_cuts_them_from_tiles_without_glyphs(tm
 
 
 def test_scenes_of_a_design_no_model_may_learn_are_refused(tmp_path):
-    from datasets.designs import HELD_OUT
+    from datasets.art.designs import HELD_OUT
     with pytest.raises(ValueError, match=HELD_OUT[0]):
         G.SceneNegatives(_scene(tmp_path, HELD_OUT[0]))
 
@@ -126,6 +126,6 @@ def test_scene_bonus_tiles_are_read_whole_with_their_own_glyphs(tmp_path):
 
 
 def test_scene_bonus_tiles_of_a_design_no_model_may_learn_are_refused(tmp_path):
-    from datasets.designs import DEVELOPMENT
+    from datasets.art.designs import DEVELOPMENT
     with pytest.raises(ValueError, match=DEVELOPMENT[0]):
         G.SceneBonus(_scene(tmp_path, DEVELOPMENT[0]))

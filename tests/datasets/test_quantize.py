@@ -1,4 +1,4 @@
-"""datasets/quantize.py on a tiny hand-made network and two hand-made scenes."""
+"""datasets/experiments/quantize.py on a tiny hand-made network and two hand-made scenes."""
 from __future__ import annotations
 
 import json
@@ -11,8 +11,8 @@ pytest.importorskip("onnxruntime.quantization")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from datasets.classes import class_names  # noqa: E402
-from datasets.evaluate import synth_samples  # noqa: E402
-from datasets.quantize import finder_inputs, main, quantize, sha256  # noqa: E402
+from datasets.eval.samples import synth_samples  # noqa: E402
+from datasets.experiments.quantize import finder_inputs, main, quantize, sha256  # noqa: E402
 
 SIZE = 16  # the tiny reader's input side
 
@@ -46,7 +46,7 @@ def _tiny_reader(path) -> None:
 
 @pytest.fixture
 def scenes(tmp_path):
-    """Two photos of coloured squares with YOLO labels, laid out as datasets.synth writes."""
+    """Two photos of coloured squares with YOLO labels, laid out as datasets.synth.generate writes."""
     from PIL import Image
     folder = tmp_path / "scenes"
     (folder / "images").mkdir(parents=True)

@@ -1,6 +1,6 @@
 """The synthetic scene generator (issue 4): labels, truth, hands, determinism, coverage.
 
-Scenes need an art cache. The full one comes from `bash datasets/install_art.sh`; without it,
+Scenes need an art cache. The full one comes from `bash datasets/art/install_art.sh`; without it,
 procedural designs are built into a temporary cache whenever a CJK font is installed, so the
 procedural path is always tested where fonts exist. Otherwise the tests skip with the reason.
 """
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from datasets.classes import TILE_CODES, class_names
-from datasets.designs import DEVELOPMENT, EXTRA, HELD_OUT, select
-from datasets.faces import available_fonts
-from datasets.hands import MORE_KONGS, KongRates, is_complete_counts, sample_hand
-from datasets.synth import generate
+from datasets.art.designs import DEVELOPMENT, EXTRA, HELD_OUT, select
+from datasets.art.faces import available_fonts
+from datasets.synth.hands import MORE_KONGS, KongRates, is_complete_counts, sample_hand
+from datasets.synth.generate import generate
 
 try:
     from scoring.decompose import decompositions
@@ -162,7 +162,7 @@ def test_design_selection(art_root, spec, expect_out, within):
 def test_procedural_faces_are_distinct_for_all_42_tiles():
     if not available_fonts():
         pytest.skip("no CJK font installed")
-    from datasets.faces import render_design
+    from datasets.art.faces import render_design
     faces, meta = render_design(3)
     assert faces.shape[0] == 42 == len(TILE_CODES)
     flat = faces.reshape(42, -1).astype(np.int16)

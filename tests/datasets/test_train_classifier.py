@@ -1,11 +1,11 @@
-"""The reader's random-convolution restyling (datasets/train_classifier.py; needs torch, so it
+"""The reader's random-convolution restyling (datasets/train/classifier.py; needs torch, so it
 runs in .venv-train: `.venv-train/bin/python -m pytest tests/datasets/test_train_classifier.py`)."""
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from datasets.train_classifier import restyle
+from datasets.train.classifier import restyle
 
 
 def _crops(n: int = 8) -> torch.Tensor:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.train_detector import turned
+from datasets.train.detector import turned
 
 
 def _box_of_ink(image: np.ndarray) -> tuple[float, float, float, float]:

@@ -1,12 +1,12 @@
-"""The glyph reader's loss on whole scene bonus tiles (datasets/train_glyphs.py; needs torch,
+"""The glyph reader's loss on whole scene bonus tiles (datasets/train/glyphs.py; needs torch,
 so it runs in .venv-train: `.venv-train/bin/python -m pytest tests/datasets/test_train_glyphs.py`)."""
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from datasets.glyph_render import NAMES, OTHER, own_glyphs
-from datasets.train_glyphs import tile_batch, tile_loss
+from datasets.synth.glyph_render import NAMES, OTHER, own_glyphs
+from datasets.train.glyphs import tile_batch, tile_loss
 
 
 class Sees(torch.nn.Module):
@@ -46,7 +46,7 @@ def test_only_a_fully_legible_tile_is_asked_for_its_own_glyph():
 
 
 def test_whole_tiles_leave_the_batch_norms_statistics_alone():
-    from datasets.train_glyphs import GlyphNet
+    from datasets.train.glyphs import GlyphNet
     net = GlyphNet()
     net.train()
     before = [m.running_mean.clone() for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]

@@ -1,9 +1,7 @@
 """vision.layout: hand-made detection layouts (tables of tricky cases) and a few synthetic scenes."""
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -250,32 +248,6 @@ def test_quads_keep_turned_tiles_on_the_near_edge():
     codes, qs = quads(["1m^2m"])
     assert codes == ["1m", "2m"]
     assert qs[0][:, 1].max() == qs[1][:, 1].max()  # both end on the row's near edge
-
-
-# --- synthetic scenes (datasets.synth) -------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def scenes(art_root, tmp_path_factory) -> Path:
-    """A few synthetic scenes with truth (procedural designs, so any machine with the fonts)."""
-    synth = pytest.importorskip("datasets.synth")
-    out = tmp_path_factory.mktemp("layout_scenes")
-    synth.generate(out, 12, seed=9001, designs_spec="proc_*", root=art_root)
-    return out
-
-
-@pytest.mark.slow
-def test_synthetic_scenes_read_end_to_end(scenes):
-    from datasets.evaluate_layout import compare, readable, truth_detections
-    right = total = 0
-    for path in sorted((scenes / "truth").glob("*.json")):
-        truth = json.loads(path.read_text())
-        if not readable(truth):
-            continue
-        layout = read_layout(truth_detections(truth))
-        total += 1
-        right += compare(truth, layout)["hand"]
-        json.dumps(__import__("dataclasses").asdict(layout))  # the read command's JSON
-    assert total >= 5 and right / total >= 0.6
 
 
 # --- stacked kongs in a row running up the photo; which bonus tiles are the hand's ----------

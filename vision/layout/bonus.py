@@ -11,9 +11,9 @@ best group is kept, another one only when it scores far above the bar or lies ju
 the kept group in line with it (a tile the detector missed splits a group); a tile lying
 across the line of the rest of its group (another player's tile that happens to lie near)
 is a group of its own; and each flower and season exists once, so a second copy of a code
-is not the hand's. (The generator, datasets/layout.py, now puts other players' bonus tiles
+is not the hand's. (The generator, datasets/synth/placement.py, now puts other players' bonus tiles
 at their seats, turned like that player's rows, as on a real table; the weights were fitted
-when it put them anywhere at any angle, the harder case, and were kept.) The weights are a logistic fit on development scenes (datasets/evaluate_layout.py,
+when it put them anywhere at any angle, the harder case, and were kept.) The weights are a logistic fit on development scenes (datasets/eval/layout.py,
 three seeds, each checked on the other two) rounded to plain values; BASE was raised from
 3.75 to 4.5 with the one-group rule (seeds 4242-4245). Distances are measured in the size
 of the tiles concerned: far tiles look smaller, and so do the gaps between them.

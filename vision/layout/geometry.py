@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.boxes import centres, short_sides
+from vision.boxes import centres
 
 CLUSTER_LINK = 2.8       # box-to-box distance (in tile sizes, sqrt of box area) that joins two tiles
 ROW_LINK = 5.0           # centre distance (in tile widths) along a row that still chains

@@ -24,7 +24,7 @@ from vision.types import Detections
 
 LETTERBOX_FILL = 114  # ultralytics pads with this grey; training saw it
 MAX_DETECTIONS = 300
-TILE_FINDER_NAMES = ("tile",)  # a detector trained with datasets/train_detector.py --single-class
+TILE_FINDER_NAMES = ("tile",)  # a detector trained with datasets/train/detector.py --single-class
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def letterbox(rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Lette
     scale = min(target_h / height, target_w / width)
     new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     if (new_w, new_h) != (width, height):
-        # Bilinear, shrinking too: INTER_AREA (how datasets/train_detector.py shrank the
+        # Bilinear, shrinking too: INTER_AREA (how datasets/train/detector.py shrank the
         # training images) took 10-16 ms of a 12 MP photo on 2 cores against about 1 ms, and
         # the development scenes read as well without it (models/README.md, session 21).
         rgb = cv2.resize(rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
@@ -158,7 +158,7 @@ class Detector:
         path = Path(model_path or configured_model_path())  # None: as the environment says
         if not path.is_file():
             raise FileNotFoundError(f"no detector model at {path} (train and export one with "
-                                    f"datasets/train_detector.py and datasets/export_detector.py)")
+                                    f"datasets/train/detector.py and datasets/export/detector.py)")
         try:
             self.session = cpu_session(path, threads)
         except Exception as exc:  # onnxruntime raises its own types for a bad file
@@ -169,7 +169,7 @@ class Detector:
         self.input_name = model_input.name
         if "names" not in meta:
             raise ValueError(f"{path}: ONNX metadata has no 'names' (export with "
-                             f"datasets/export_detector.py)")
+                             f"datasets/export/detector.py)")
         self.names = parse_names(meta["names"])
         if "imgsz" in meta:
             self.imgsz = parse_imgsz(meta["imgsz"])

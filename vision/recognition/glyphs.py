@@ -4,7 +4,7 @@ Every set paints its flowers and seasons its own way, and the crop classifier, w
 tile whole, learns the pictures: of the 27 flowers and seasons of the real held-out sets it
 read 11 wrong crop by crop, 7 in the app (models/README.md). What sets share is print: a
 number 1-4 (Arabic, or Chinese 一二三四) and often the character 梅蘭菊竹 (flowers) or
-春夏秋冬 (seasons). The glyph reader (datasets/train_glyphs.py) is a small fully
+春夏秋冬 (seasons). The glyph reader (datasets/train/glyphs.py) is a small fully
 convolutional network over the tile's ink map: every 24 x 24 window, every 4 pixels, is one
 of 16 glyphs or "other". A tile is read at three sizes and both ways up (or both ways
 across, for a tile lying sideways), in its top TOP only, and each glyph's evidence is its
@@ -45,7 +45,7 @@ LEGIBLE = (30.0, 60.0)
 # scenes, 0.839 without glyphs): 0.7 → 234 and 0.839; 1.0 → 235 and 0.838; 0.3 → 234.
 WEIGHT_NUMBER = WEIGHT_CHAR = 0.7
 # The side is the set's convention, not a law: some sets print every number on one side, a
-# few the flowers' at the left. Half weight (datasets/evaluate_glyphs.py, development, 0.7 ->
+# few the flowers' at the left. Half weight (datasets/eval/glyphs.py, development, 0.7 ->
 # 0.35): unseen procedural sets, close tiles, 544 -> 555 of 800 as drawn and 508 -> 531
 # flipped left for right; the real flowers and seasons of the training sets by glyphs alone
 # 41 of 48 either way (0.2: 39).
@@ -72,7 +72,7 @@ def top_rows(height: int, window: int, stride: int) -> int:
 def tile_views(rgb: np.ndarray, box, window: int, stride: int) -> list[np.ndarray]:
     """The top of the tile's ink map upright both ways (turned by 0/180, or by 90/270 for a
     tile lying across), the tile at each height of HEIGHTS: the rows that hold the windows
-    centred in the top TOP of the tile. (datasets/glyph_render.py cuts its scene windows
+    centred in the top TOP of the tile. (datasets/synth/glyph_render.py cuts its scene windows
     from these too.)"""
     h, w = rgb.shape[:2]
     x1, y1 = max(0, int(box[0])), max(0, int(box[1]))

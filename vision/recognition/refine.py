@@ -5,8 +5,8 @@ blur together; a crop classifier sees it at full resolution. The stage is option
 only if it measures better (models/README.md, "Crop classifier", records the decision and
 the numbers).
 
-`CropClassifier` is the ONNX-backed reader (datasets/train_classifier.py trains it,
-datasets/export_classifier.py exports it): input (N, 3, S, S) RGB in 0..1, output (N, nc)
+`CropClassifier` is the ONNX-backed reader (datasets/train/classifier.py trains it,
+datasets/export/classifier.py exports it): input (N, 3, S, S) RGB in 0..1, output (N, nc)
 probabilities, `names` in the metadata, the same names as the detector. Each box is cut by
 `square_crop`, the one function that training uses too, so the classifier sees at run time
 exactly what it saw in training. The crops of a photo go through one ONNX call (a

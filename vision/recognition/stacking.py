@@ -5,7 +5,7 @@ the boxes alone (vision.layout.sets._lifted) the top tile shows only by how far 
 row, which from a high camera is a few hundredths of a tile, within the spread of flat
 tiles. The photo shows more: two bodies under one face, the tile's sides standing clear of
 its neighbours, its shadow on them. These are cues of one tile against its neighbours, so a
-small CNN (`models/stack_classifier.onnx`, trained by `datasets/train_stacking.py` on
+small CNN (`models/stack_classifier.onnx`, trained by `datasets/train/stacking.py` on
 synthetic scenes) looks at three like tiles in a line at once: `set_crop` turns the photo so
 that the line runs across the crop, and the network says which of the three, if any, lies on
 another (softmax over none, first, second, third).

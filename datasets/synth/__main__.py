@@ -1,0 +1,5 @@
+import sys
+
+from datasets.synth.generate import main
+
+sys.exit(main())
