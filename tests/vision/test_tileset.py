@@ -1,0 +1,268 @@
+"""A table's tile set: names, storage, bounds, undo, the blend, matching a sheet's rows, and
+the committed reader taught a set it misreads."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.tileset import store
+from vision.tileset.reader import Bank, Blend, blend
+from vision.tileset.sheet import match_photo, merge_inside, parse_codes, rows_of
+from vision.tileset.store import (
+    MAX_PER_CLASS,
+    TileSet,
+    TileSetError,
+    check_name,
+    delete_set,
+    list_sets,
+    load_set,
+    remove_source,
+    save_set,
+    set_path,
+)
+
+D = 8
+NAMES = ("1m", "2m", "3m", "1f", "2f")
+
+
+def unit(*values) -> np.ndarray:
+    v = np.zeros(D, np.float32)
+    v[:len(values)] = values
+    return v / np.linalg.norm(v)
+
+
+def small_set(name="home", probe=None) -> TileSet:
+    probe = unit(1, 1) if probe is None else probe
+    feats = np.stack([unit(1), unit(0, 1)])
+    return TileSet(name, probe).add(["1m", "2m"], feats, feats, "sheet", when=100.0)
+
+
+@pytest.mark.parametrize("name, ok", [
+    ("../x", False), ("a/b", False), ("a\\b", False), ("", False), ("   ", False),
+    ("x" * 200, False), (".hidden", False), ("tab\there", False),
+    ("Grandma's set", True), ("hk-1", True), ("Zestaw_2.0", True), ("麻將", True),
+])
+def test_a_set_name_is_a_name_not_a_path(name, ok):
+    if ok:
+        assert check_name(name) == name.strip()
+    else:
+        with pytest.raises(TileSetError) as err:
+            check_name(name)
+        assert "\n" not in str(err.value)
+
+
+def test_saved_set_loads_the_same_and_leaves_no_temporary_file(tmp_path):
+    tileset = small_set()
+    path = save_set(tileset, tmp_path)
+    again = load_set("home", tmp_path)
+    assert again.codes == ("1m", "2m") and again.sources == ("sheet", "sheet")
+    np.testing.assert_allclose(again.features, tileset.features, atol=1e-3)
+    assert [p.name for p in path.parent.iterdir()] == ["home.npz"]
+    assert list_sets(tmp_path)[0].examples == {"1m": 1, "2m": 1}
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip file", b"PK\x03\x04broken"])
+def test_a_damaged_set_is_one_line_and_listed_with_its_reason(tmp_path, content):
+    path = set_path("home", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    with pytest.raises(TileSetError, match="damaged") as err:
+        load_set("home", tmp_path)
+    assert "\n" not in str(err.value)
+    (summary,) = list_sets(tmp_path)
+    assert summary.name == "home" and "damaged" in summary.error
+
+
+def test_a_set_with_missing_arrays_is_damaged(tmp_path):
+    path = set_path("home", tmp_path)
+    path.parent.mkdir(parents=True)
+    np.savez(path, meta=np.array('{"format": 1, "name": "home"}'))
+    with pytest.raises(TileSetError, match="damaged"):
+        load_set("home", tmp_path)
+
+
+def test_a_set_taught_with_another_model_is_refused(tmp_path):
+    save_set(small_set(probe=unit(1, 1)), tmp_path)
+    assert load_set("home", tmp_path, probe=unit(1, 1)).name == "home"
+    with pytest.raises(TileSetError, match="another reader model"):
+        load_set("home", tmp_path, probe=unit(1, -1))
+
+
+def test_each_class_keeps_its_most_recent_examples():
+    tileset = small_set()
+    for k in range(MAX_PER_CLASS + 3):
+        tileset = tileset.add(["1m"], [unit(1, k)], [unit(1, k)], f"hand:{k}", when=200.0 + k)
+    assert tileset.per_class() == {"1m": MAX_PER_CLASS, "2m": 1}
+    kept = {s for s, c in zip(tileset.sources, tileset.codes) if c == "1m"}
+    assert kept == {f"hand:{k}" for k in range(3, MAX_PER_CLASS + 3)}  # the oldest went
+
+
+def test_undoing_a_hand_removes_exactly_what_it_added(tmp_path):
+    tileset = small_set().add(["3m", "1m"], [unit(0, 0, 1), unit(1, 0, 1)],
+                              [unit(0, 0, 1), unit(1, 0, 1)], "hand:7", when=300.0)
+    save_set(tileset, tmp_path)
+    assert remove_source("home", "hand:7", tmp_path) == 2
+    assert load_set("home", tmp_path).codes == ("1m", "2m")
+    assert remove_source("home", "hand:7", tmp_path) == 0
+    assert remove_source("nowhere", "hand:7", tmp_path) == 0
+
+
+def test_delete_a_set_and_a_missing_one(tmp_path):
+    save_set(small_set(), tmp_path)
+    delete_set("home", tmp_path)
+    assert list_sets(tmp_path) == []
+    with pytest.raises(TileSetError, match="no tile set"):
+        delete_set("home", tmp_path)
+
+
+def test_unknown_codes_and_wrong_shapes_are_refused():
+    with pytest.raises(TileSetError, match="not tile codes"):
+        small_set().add(["9x"], [unit(1)], [unit(1)], "sheet")
+    with pytest.raises(TileSetError, match="feature vectors"):
+        small_set().add(["1m", "2m"], [unit(1)], [unit(1)], "sheet")
+
+
+def test_the_blend_moves_a_tile_to_the_example_it_matches_and_leaves_others_alone():
+    tileset = TileSet("t", unit(1)).add(["2m", "1f"], [unit(1), unit(0, 1)],
+                                        [unit(1), unit(0, 1)], "sheet")
+    bank = Bank(tileset, NAMES)
+    probs = np.array([[0.7, 0.2, 0.1, 0.0, 0.0],     # looks like the taught 2m
+                      [0.1, 0.1, 0.1, 0.3, 0.4],     # looks like the taught 1f
+                      [0.1, 0.1, 0.8, 0.0, 0.0]], np.float32)  # like nothing taught
+    feats = np.stack([unit(1, 0.05), unit(0.05, 1), unit(0, 0, 0, 1)])
+    out = blend(probs, feats, bank, Blend(0.8, 0.03, 0.8))
+    assert out.argmax(axis=1).tolist() == [1, 3, 2]
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(out[2], probs[2], atol=1e-4)  # no example near: as before
+    assert blend(probs, feats, None) is probs
+
+
+@pytest.mark.parametrize("text, codes, rows", [
+    ("123m", ["1m", "2m", "3m"], None),
+    ("12m ESW", ["1m", "2m", "1z", "2z", "3z"], (2, 3)),
+    ("1234f/5678f", ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"], (4, 4)),
+])
+def test_codes_in_the_notation_with_f_and_optional_rows(text, codes, rows):
+    assert parse_codes(text) == (codes, rows)
+
+
+@pytest.mark.parametrize("text", ["", "12x", "9f", "m"])
+def test_bad_codes_are_one_line(text):
+    with pytest.raises(TileSetError) as err:
+        parse_codes(text)
+    assert "\n" not in str(err.value)
+
+
+def grid(lengths, w=40.0, h=54.0, tilt=0.0):
+    """Boxes of tiles laid in rows of these lengths (row y drifting by `tilt` per tile)."""
+    boxes = [[20 + c * (w + 6), 20 + r * (h * 1.4) + c * tilt,
+              20 + c * (w + 6) + w, 20 + r * (h * 1.4) + c * tilt + h]
+             for r, n in enumerate(lengths) for c in range(n)]
+    return np.array(boxes, np.float64)
+
+
+def test_rows_are_read_top_to_bottom_left_to_right_even_when_tilted():
+    boxes = grid((9, 9, 7), tilt=3.0)
+    order = np.random.default_rng(0).permutation(len(boxes))
+    rows = rows_of(boxes[order])
+    assert [len(r) for r in rows] == [9, 9, 7]
+    assert np.concatenate([order[r] for r in rows]).tolist() == list(range(25))
+
+
+def test_a_sheet_takes_a_pale_tile_from_a_short_row_and_merges_two_boxes_of_one_tile():
+    boxes = grid((9, 9, 9, 7, 8))
+    scores = np.full(len(boxes), 0.9)
+    scores[31] = 0.2                                  # a blank white dragon, scored low
+    half = boxes[5].copy()
+    half[2] = (half[0] + half[2]) / 2                 # a second box on half of one tile
+    stray = np.array([[600.0, 600.0, 610.0, 606.0]])  # something small, scored low
+    match = match_photo(np.vstack([boxes, half, stray]), np.r_[scores, 0.8, 0.3], 42, 0.5)
+    assert match.rows == (9, 9, 9, 7, 8)
+    np.testing.assert_allclose(match.boxes, boxes)
+
+
+def test_a_long_count_keeps_the_most_tile_like_boxes():
+    boxes = grid((9, 9))
+    scores = np.r_[np.full(18, 0.9), 0.55]
+    extra = np.array([[20.0, 200.0, 60.0, 254.0]])    # a tile that is not on the sheet
+    match = match_photo(np.vstack([boxes, extra]), scores, 18, 0.5)
+    assert match.rows == (9, 9)
+
+
+def test_a_sheet_that_cannot_be_matched_says_what_was_found():
+    boxes = grid((9, 9, 9, 7, 7))
+    with pytest.raises(TileSetError) as err:
+        match_photo(boxes, np.full(len(boxes), 0.9), 42, 0.5)
+    assert str(err.value) == "found 41 tiles in 5 rows (9,9,9,7,7), CODES has 42"
+    with pytest.raises(TileSetError, match=r"CODES has 41 in rows \(9,9,9,6,8\)"):
+        match_photo(boxes, np.full(len(boxes), 0.9), 41, 0.5, (9, 9, 9, 6, 8))
+
+
+def test_merge_keeps_tiles_side_by_side_apart():
+    boxes = grid((3,))
+    merged, _ = merge_inside(boxes, np.ones(3))
+    assert len(merged) == 3
+
+
+# --- the committed reader, taught a set it misreads ------------------------------------------
+
+@pytest.fixture
+def reader_refiner(monkeypatch):
+    from vision.runtime import DEFAULT_CLASSIFIER_PATH
+
+    if not DEFAULT_CLASSIFIER_PATH.is_file():
+        pytest.skip("the committed crop reader is not there")
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER", raising=False)
+    from vision.tileset.reader import taught_refiner
+    return taught_refiner()
+
+
+def finder_boxes(boxes):
+    from vision.types import Detections
+    return Detections(boxes, np.zeros(len(boxes), np.int64), np.ones(len(boxes), np.float32),
+                      ("tile",))
+
+
+def test_a_taught_set_reads_the_tiles_it_misread_before(reader_refiner):
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.tileset.reader import TaughtClassifier
+
+    sheet_rgb, sheet_boxes, sheet_codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)
+    _, feats, turned = reader_refiner.features(sheet_rgb, sheet_boxes)
+    tileset = TileSet("static", reader_refiner.probe()).add(sheet_codes, feats, turned, "sheet")
+    # a hand of the same set, another size, another table, other noise
+    hand = ("1s23s", "1f5f", "456p", "EEE")
+    rgb, boxes, codes = lay_out(hand, scale=0.95, table=(40, 110, 60), seed=5)
+    before = TaughtClassifier(reader_refiner.base, None).refine(rgb, finder_boxes(boxes)).codes
+    after = TaughtClassifier(reader_refiner.base, tileset).refine(rgb, finder_boxes(boxes)).codes
+    assert before != codes  # the flowers and the 1 of bamboo are misread untaught
+    assert after == codes
+
+
+def test_features_come_with_the_probabilities_of_the_same_call(reader_refiner):
+    from tests.vision.tileset_art import lay_out
+    from vision.tileset.reader import TaughtClassifier
+
+    rgb, boxes, codes = lay_out(("123m",), seed=1)
+    _, feats, _ = reader_refiner.features(rgb, boxes)
+    refiner = TaughtClassifier(reader_refiner.base, small_set_of(reader_refiner, codes, feats))
+    _, captured = refiner.evidence(rgb, finder_boxes(boxes))
+    np.testing.assert_allclose(captured, feats, atol=1e-5)
+
+
+def small_set_of(refiner, codes, feats) -> TileSet:
+    return TileSet("t", refiner.probe()).add(codes, feats, feats, "sheet")
+
+
+def test_a_set_on_disk_reads_back_through_the_named_refiner(reader_refiner, tmp_path):
+    from tests.vision.tileset_art import lay_out
+    from vision.tileset import forget_hand, learn_hand, refiner_for
+
+    rgb, boxes, codes = lay_out(("1f1s",), seed=2)
+    assert learn_hand("night", rgb, boxes, codes + [], 12, tmp_path,
+                      refiner=reader_refiner) == 2
+    refiner = refiner_for("night", tmp_path)
+    assert refiner.refine(rgb, finder_boxes(boxes)).codes == codes
+    assert forget_hand("night", 12, tmp_path) == 2
+    assert len(load_set("night", tmp_path)) == 0
+    assert store.FOLDER in str(set_path("night", tmp_path))

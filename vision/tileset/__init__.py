@@ -1,0 +1,67 @@
+"""Learning a table's own tile set: taught from one photo of the set, and from every correction.
+
+Every physical set draws its tiles its own way, and a table plays the whole night with one
+set. A *tile set* keeps the crop reader's feature vectors of that set's own tiles, per class
+(store.py); reading with it blends the reader's probabilities with how close each tile is to
+those examples (reader.py); a class the set has no example of is read as before.
+
+API for the page and the commands (all errors are `TileSetError`, a ValueError with one line):
+
+Sets on disk (`data`: the data folder, as app.ledger.data_dir: --data-dir,
+$MAHJONG_LENS_DATA, ~/.mahjong-lens; the sets live in its `tilesets/`):
+    check_name(name) -> str                       a name, never a path
+    list_sets(data=None) -> list[SetSummary]      name, examples per class, last_taught, error
+    load_set(name, data=None, probe=None) -> TileSet   damaged / other model: TileSetError
+    delete_set(name, data=None)
+
+Teach from sheet photos (the page's teach flow: read, show each tile with its code, save):
+    read_sheet(photos, codes_text, reader=None) -> Sheet
+        photos: paths or bytes; codes_text: `123456789m123456789p...12345678f`, rows may be
+        separated by spaces or `/`. Sheet.tiles[i]: photo, box (full-resolution pixels),
+        code, read_as (the reader's reading without the set); Sheet.agreed.
+    Sheet.with_codes(codes) -> Sheet              the player's fixes
+    save_sheet(sheet, name, data=None) -> TileSet creates the set when new
+
+Learn from a hand added to the ledger, and undo it:
+    learn_hand(name, rgb, boxes, codes, hand_id, data=None, refiner=None) -> int
+        rgb: PhotoReading.photo.rgb; boxes in its pixels (detections.xyxy divided by
+        photo.scale); codes: the final, corrected code of each box ('back' is skipped).
+    forget_hand(name, hand_id, data=None) -> int  removes exactly what that hand added
+
+Read with a set:
+    refiner_for(name | None, data=None) -> TaughtClassifier   pass as TileReader(refiner=...)
+    reader_for(name | None, data=None, **TileReader kwargs) -> TileReader
+A page that keeps one reader can build `TaughtClassifier(refiner.base, tileset)` per photo:
+it shares the ONNX session. A damaged set: catch TileSetError, say it, read with
+`refiner_for(None)`.
+"""
+from vision.tileset.learn import (
+    Sheet,
+    SheetTile,
+    forget_hand,
+    hand_source,
+    learn_hand,
+    reader_for,
+    read_sheet,
+    refiner_for,
+    save_sheet,
+)
+from vision.tileset.reader import DEFAULT_BLEND, Blend, TaughtClassifier, taught_refiner
+from vision.tileset.store import (
+    MAX_PER_CLASS,
+    SetSummary,
+    TileSet,
+    TileSetError,
+    check_name,
+    delete_set,
+    list_sets,
+    load_set,
+    save_set,
+)
+
+__all__ = [
+    "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "SetSummary", "Sheet", "SheetTile", "TaughtClassifier",
+    "TileSet", "TileSetError", "check_name", "delete_set", "forget_hand", "hand_source",
+    "learn_hand", "list_sets", "load_set", "read_sheet", "reader_for", "refiner_for",
+    "save_sheet", "save_set", "taught_refiner",
+]

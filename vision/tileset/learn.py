@@ -1,0 +1,193 @@
+"""Teaching a set: from sheet photos, from a corrected hand, and undoing a hand.
+
+A teaching photo is decoded as the reader decodes a photo to read it, its tiles are found
+with the tile finder down to a low tile score (a blank white dragon scores low), matched to
+CODES (vision/tileset/sheet.py), and each matched tile's features are stored under its code.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.tileset.reader import TaughtClassifier, taught_refiner
+from vision.tileset.sheet import match_photo, parse_codes
+from vision.tileset.store import TileSet, TileSetError, load_set, remove_source, save_set
+
+FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
+SHEET = "sheet"
+
+
+def hand_source(hand_id) -> str:
+    """The source tag of the examples a ledger hand added."""
+    return f"hand:{hand_id}"
+
+
+@dataclass(frozen=True)
+class SheetTile:
+    photo: int             # index among the photos given
+    box: tuple[float, ...]  # full-resolution photo pixels, for the page to show
+    code: str
+    read_as: str           # what the reader reads there without a set
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A read sheet, ready to store: the tiles in reading order with their codes and the
+    features that will be stored (`features`, `turned`: (N, D))."""
+    tiles: tuple[SheetTile, ...]
+    rows: tuple[tuple[int, ...], ...]  # per photo, the row lengths found
+    features: np.ndarray
+    turned: np.ndarray
+    probe: np.ndarray
+    seconds: float
+
+    @property
+    def codes(self) -> list[str]:
+        return [t.code for t in self.tiles]
+
+    @property
+    def agreed(self) -> int:
+        """Tiles the reader already read as their code, without the set."""
+        return sum(t.code == t.read_as for t in self.tiles)
+
+    def with_codes(self, codes) -> "Sheet":
+        """The same tiles with the codes the player fixed on the page."""
+        codes = [str(c) for c in codes]
+        if len(codes) != len(self.tiles):
+            raise TileSetError(f"{len(codes)} codes for {len(self.tiles)} tiles")
+        return replace(self, tiles=tuple(replace(t, code=c) for t, c in zip(self.tiles, codes)))
+
+
+def sheet_reader(refiner: TaughtClassifier | None = None):
+    """A TileReader for sheets: the tile finder down to FIND_CONF, no stack classifier."""
+    from vision.pipeline import TileReader
+    from vision.runtime import model_path
+
+    refiner = refiner or taught_refiner()
+    return TileReader(model_path(), refiner=refiner, conf=FIND_CONF, stacking=None)
+
+
+def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) -> Sheet:
+    """The tiles of sheet photos (paths or bytes) matched to CODES (reading order across the
+    photos); TileSetError in one line when they cannot be matched."""
+    from vision.image import load_photo
+    from vision.runtime import operating_conf
+
+    start = time.perf_counter()
+    codes, rows_wanted = parse_codes(codes_text)
+    reader = reader or sheet_reader()
+    conf = operating_conf() if conf is None else conf
+    found = []
+    for source in photos:
+        photo = load_photo(source, max_pixels=reader.max_pixels,
+                           min_side=max(min(reader.detector.imgsz), reader.refiner.decode_min_side))
+        dets = reader.find(photo.rgb)
+        found.append((photo, dets.xyxy, reader_tile_score(dets)))
+    matches = _match_all(found, codes, rows_wanted, conf)
+    tiles, feats, turned = [], [], []
+    for k, ((photo, _, _), match) in enumerate(zip(found, matches)):
+        probs, f, t = reader.refiner.features(photo.rgb, match.boxes)
+        sx, sy = photo.scale
+        for box, p in zip(match.boxes, probs):
+            full = (box * np.array([sx, sy, sx, sy])).round(1)
+            tiles.append(SheetTile(k, tuple(float(v) for v in full), codes[len(tiles)],
+                                   reader.refiner.names[int(p.argmax())]))
+        feats.append(f)
+        turned.append(t)
+    return Sheet(tuple(tiles), tuple(m.rows for m in matches), np.concatenate(feats),
+                 np.concatenate(turned), reader.refiner.probe(), time.perf_counter() - start)
+
+
+def reader_tile_score(dets) -> np.ndarray:
+    return dets.confidence if dets.tile_score is None else dets.tile_score
+
+
+def _match_all(found, codes, rows_wanted, conf):
+    """One Match per photo. With one photo all of CODES is its; with several, the rows the
+    player gave are dealt out by the rows each photo shows, else by its shown tiles."""
+    if len(found) == 1:
+        return [match_photo(found[0][1], found[0][2], len(codes), conf, rows_wanted)]
+    matches, used, row_at = [], 0, 0
+    for k, (_, boxes, scores) in enumerate(found):
+        if rows_wanted is not None:
+            n_rows = len(match_photo(boxes, scores, int((scores >= conf).sum()), conf).rows) \
+                if (scores >= conf).any() else 0
+            mine = rows_wanted[row_at:row_at + n_rows] if k < len(found) - 1 else rows_wanted[row_at:]
+            row_at += len(mine)
+            want = sum(mine)
+        else:
+            mine = None
+            want = int((scores >= conf).sum()) if k < len(found) - 1 else len(codes) - used
+        try:
+            matches.append(match_photo(boxes, scores, want, conf, mine))
+        except TileSetError as exc:
+            raise TileSetError(f"photo {k + 1}: {exc}") from None
+        used += want
+    if used != len(codes):
+        raise TileSetError(f"found {used} tiles in {len(found)} photos, CODES has {len(codes)}")
+    return matches
+
+
+def save_sheet(sheet: Sheet, name: str, data: str | os.PathLike | None = None,
+               source: str = SHEET) -> TileSet:
+    """Add a read sheet's tiles to the named set (created when new); the set as stored."""
+    tileset = open_or_new(name, sheet.probe, data)
+    tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source)
+    save_set(tileset, data)
+    return tileset
+
+
+def open_or_new(name: str, probe: np.ndarray, data=None) -> TileSet:
+    """The named set (checked against the reader's `probe`), or a new empty one."""
+    from vision.tileset.store import check_name, set_path
+
+    if set_path(name, data).is_file():
+        return load_set(name, data, probe)
+    return TileSet(check_name(name), np.asarray(probe, np.float32))
+
+
+def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
+               data: str | os.PathLike | None = None,
+               refiner: TaughtClassifier | None = None) -> int:
+    """Add a hand's face-up tiles with their final codes to the named set, tagged with the
+    ledger's hand id; `boxes` in `rgb`'s pixels (a PhotoReading's boxes divided by
+    `photo.scale`). Face-down tiles (`back`) and tiles without a code are skipped. Returns
+    the number of examples added."""
+    from scoring.tiles import TILES
+
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    keep = np.array([c in TILES for c in codes], bool)
+    if not keep.any():
+        return 0
+    refiner = refiner or taught_refiner()
+    _, feats, turned = refiner.features(rgb, boxes[keep])
+    tileset = open_or_new(name, refiner.probe(), data)
+    tileset = tileset.add([c for c, k in zip(codes, keep) if k], feats, turned,
+                          hand_source(hand_id))
+    save_set(tileset, data)
+    return int(keep.sum())
+
+
+def forget_hand(name: str, hand_id, data: str | os.PathLike | None = None) -> int:
+    """Undo: remove what the hand added to the named set; the number removed."""
+    return remove_source(name, hand_source(hand_id), data)
+
+
+def refiner_for(name: str | None, data: str | os.PathLike | None = None,
+                base=None) -> TaughtClassifier:
+    """The refiner that reads with the named set (None: without a set); TileSetError (one
+    line) for a bad name, a missing or damaged set, or one taught with another model."""
+    refiner = taught_refiner(None, base)
+    if name is None:
+        return refiner
+    return TaughtClassifier(refiner.base, load_set(name, data, refiner.probe()), refiner.how)
+
+
+def reader_for(name: str | None, data: str | os.PathLike | None = None, **kwargs):
+    """`vision.pipeline.TileReader(**kwargs)` reading with the named set (None: without)."""
+    from vision.pipeline import TileReader
+
+    return TileReader(refiner=refiner_for(name, data), **kwargs)

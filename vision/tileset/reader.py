@@ -1,0 +1,169 @@
+"""Reading a photo with a table's set: the crop reader's probabilities blended with how close
+each tile is to the set's own examples.
+
+The committed crop reader has a second output, `features` (datasets/export/
+classifier_features.py): each member's pooled vector, L2-normalised, joined into one unit
+vector. A tile's similarity to a class is its highest cosine with that class's examples,
+each taken as cut and turned 180°. The similarities of the taught classes and a neutral
+level THRESHOLD (a tile like no example) go through a softmax at TEMPERATURE: `q`. The
+reading becomes
+
+    p' = (1 - WEIGHT) p + WEIGHT (q_taught + q_neutral p)
+
+so a tile close to a taught example moves towards it, a tile like none keeps the reader's
+own probabilities, and a class with no example is read as before. After that, reading goes
+on as without a set: flowers and seasons re-read from shifted boxes and weighed by their
+printed glyphs, and the photo's tiles read together as one set (no fifth copy, one of each
+bonus tile: vision/recognition/copies.py).
+
+The three numbers were chosen on development designs only, by the rule written in
+datasets/eval/tileset.py before any figure was seen (models/README.md, "Learning a table's
+set").
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.recognition.refine import CropClassifier, default_refiner, turn_over
+from vision.tileset.store import TileSet
+
+FEATURES = "features"
+PROBABILITIES = "probabilities"
+
+
+@dataclass(frozen=True)
+class Blend:
+    weight: float = 0.8
+    temperature: float = 0.03
+    threshold: float = 0.8
+
+
+DEFAULT_BLEND = Blend()
+
+
+def probe_image(size: int) -> np.ndarray:
+    """(1, 3, size, size): a fixed image whose features identify a reader model."""
+    return np.random.default_rng(0).random((1, 3, size, size), dtype=np.float32)
+
+
+def has_features(classifier) -> bool:
+    return isinstance(classifier, CropClassifier) and FEATURES in {
+        out.name for out in classifier.session.get_outputs()}
+
+
+class Bank:
+    """A set's examples as one matrix: rows of `vectors` (2M, D) are the examples as cut and
+    turned; `owner` says which taught class (0..K-1) each row is; `classes` (K,) the ids."""
+
+    def __init__(self, tileset: TileSet, names) -> None:
+        index = {name: i for i, name in enumerate(names)}
+        ids = np.array([index[c] for c in tileset.codes], np.int64)
+        self.classes = np.unique(ids)
+        owner = np.searchsorted(self.classes, ids)
+        order = np.argsort(np.concatenate([owner, owner]), kind="stable")
+        self.vectors = np.concatenate([tileset.features, tileset.turned])[order]
+        self.owner = np.concatenate([owner, owner])[order]
+        self.starts = np.flatnonzero(np.r_[True, np.diff(self.owner) != 0])
+
+    def similarity(self, features: np.ndarray) -> np.ndarray:
+        """(N, K): each tile's highest cosine with each taught class's examples."""
+        cos = features @ self.vectors.T
+        return np.maximum.reduceat(cos, self.starts, axis=1)
+
+
+def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
+          how: Blend = DEFAULT_BLEND) -> np.ndarray:
+    """The reader's probabilities (N, C) moved towards the set's examples (module doc)."""
+    if bank is None or not len(bank.classes) or how.weight <= 0 or not len(probs):
+        return probs
+    logits = np.concatenate([bank.similarity(features),
+                             np.full((len(probs), 1), how.threshold)], axis=1) / how.temperature
+    q = np.exp(logits - logits.max(axis=1, keepdims=True))
+    q /= q.sum(axis=1, keepdims=True)
+    towards = q[:, -1:] * probs
+    towards[:, bank.classes] += q[:, :-1]
+    return ((1.0 - how.weight) * probs + how.weight * towards).astype(probs.dtype)
+
+
+class TaughtClassifier(CropClassifier):
+    """A crop reader that reads with a set: exactly `base` (its session, views, glyph reader,
+    copies constraint) plus the blend. The features of the crops as cut come from the same
+    ONNX call as their probabilities (the first call of `probabilities`, which reads the
+    crops as cut on every path), so a set costs only the blend."""
+
+    def __init__(self, base: CropClassifier, tileset: TileSet | None,
+                 how: Blend = DEFAULT_BLEND) -> None:
+        if not has_features(base):
+            raise ValueError("this crop reader has no 'features' output, so it cannot learn a set "
+                             "(python -m datasets.export.classifier_features adds it)")
+        self.__dict__.update(base.__dict__)
+        self.base = base
+        self.tileset = tileset
+        self.how = how
+        self.bank = Bank(tileset, self.names) if tileset is not None and len(tileset) else None
+        self._local = threading.local()  # one photo's as-cut features, per thread
+
+    def mean_probabilities(self, views: list[np.ndarray]) -> np.ndarray:
+        probs, feats = self.session.run([PROBABILITIES, FEATURES],
+                                        {self.input_name: np.concatenate(views)})
+        if getattr(self._local, "features", False) is None:
+            self._local.features = feats[:len(views[0])]
+        return probs.reshape(len(views), len(views[0]), -1).mean(axis=0)
+
+    def probabilities(self, rgb: np.ndarray, detections) -> np.ndarray:
+        if self.bank is None:
+            return super().probabilities(rgb, detections)
+        self._local.features = None
+        raw = super().probabilities(rgb, detections)
+        self._local.raw = raw
+        return blend(raw, self._local.features, self.bank, self.how)
+
+    def evidence(self, rgb: np.ndarray, detections) -> tuple[np.ndarray, np.ndarray]:
+        """The reader's own probabilities (N, C), flowers and seasons re-read from shifted
+        boxes as `refine` does, and the features of the crops as cut (N, D): what the blend
+        works on (an evaluation can blend them many ways without reading again)."""
+        self._local.features = None
+        raw = CropClassifier.probabilities(self, rgb, detections)
+        features = self._local.features
+        if self.bonus_shift:
+            raw = CropClassifier.reread_bonus(self, rgb, detections.xyxy, raw)
+        return raw, features
+
+    def reread_bonus(self, rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        if self.bank is None:
+            return super().reread_bonus(rgb, boxes, probs)
+        # the shifted crops are averaged into the reader's own reading, then blended once
+        again = super().reread_bonus(rgb, boxes, self._local.raw)
+        return blend(again, self._local.features, self.bank, self.how)
+
+    def probe(self) -> np.ndarray:
+        """The reader's features of `probe_image`: what a set records as its model."""
+        return self.session.run([FEATURES], {self.input_name: probe_image(self.size)})[0][0]
+
+    def features(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                     np.ndarray]:
+        """(probabilities as cut (N, C), features as cut (N, D), features turned (N, D)) of
+        the tiles in `boxes` (in `rgb`'s pixels), one ONNX call: what a set stores."""
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        if not len(boxes):
+            empty = np.zeros((0, 0), np.float32)
+            return np.zeros((0, len(self.names)), np.float32), empty, empty
+        cut = self.crops(rgb, boxes)
+        probs, feats = self.session.run([PROBABILITIES, FEATURES],
+                                        {self.input_name: np.concatenate([cut, turn_over(cut)])})
+        n = len(boxes)
+        return probs[:n], feats[:n], feats[n:]
+
+
+def taught_refiner(tileset: TileSet | None = None, base: CropClassifier | None = None,
+                   how: Blend = DEFAULT_BLEND) -> TaughtClassifier:
+    """The app's refiner (vision.recognition.refine.default_refiner) reading with `tileset`
+    (None or empty: exactly as without one). ValueError when the reader cannot learn a set."""
+    base = default_refiner() if base is None else base
+    if not isinstance(base, CropClassifier):
+        raise ValueError("no crop reader to read with a tile set (models/tile_classifier.onnx "
+                         "or $MAHJONG_LENS_CLASSIFIER)")
+    return TaughtClassifier(base, tileset, how)

@@ -1,0 +1,169 @@
+"""Which boxes of a teaching photo are the sheet's tiles, in reading order.
+
+The player lays tiles in rows and says what they are (CODES, in reading order). The tile
+finder's boxes are matched to CODES by what the player said: the count, and the rows when
+CODES gives them (`123456789m 123456789p ...`: a space or `/` between rows). A blank white
+dragon or a pale flower scores low as a tile, and one tile can get two boxes, so before
+giving up: boxes inside one tile are merged, a short count takes the next most tile-like
+boxes that lie in a row (a row shorter than the player said, when the rows are given), and a
+long count keeps the most tile-like ones. Only when the rows still do not fit is the photo
+refused, with what was found ("found 41 tiles in 5 rows (9,9,9,7,7), CODES has 42").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scoring.errors import InvalidHandError
+from scoring.tiles import parse_tiles
+from vision.tileset.store import TileSetError
+
+INSIDE = 0.6      # a box this much inside another (of its own area) is part of the same tile
+OVERLAP = 0.3     # a weaker box overlapping a kept one this much (IoU) is not another tile
+SIZE_RANGE = (0.35, 2.8)  # of the median kept box area: a tile of the sheet
+ROW_GAP = 0.5     # a new row starts this many median tile heights below the last
+
+
+def parse_codes(text: str) -> tuple[list[str], tuple[int, ...] | None]:
+    """CODES in the notation's tile-list syntax plus `f` for bonus tiles: the codes in
+    order, and the row lengths when rows are separated by spaces or `/` (else None)."""
+    parts = [p for p in str(text).replace("/", " ").split() if p]
+    if not parts:
+        raise TileSetError("CODES is empty: list the tiles of the photo in reading order")
+    try:
+        rows = [parse_tiles(part, allow_bonus=True) for part in parts]
+    except InvalidHandError as exc:
+        raise TileSetError(f"CODES: {exc}") from None
+    codes = [code for row in rows for code in row]
+    return codes, tuple(len(r) for r in rows) if len(rows) > 1 else None
+
+
+def merge_inside(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes that lie mostly inside another become their union (best score kept)."""
+    boxes, scores = boxes.astype(np.float64).copy(), scores.astype(np.float64).copy()
+    alive = np.ones(len(boxes), bool)
+    for i in np.argsort(-scores):
+        if not alive[i]:
+            continue
+        for j in np.flatnonzero(alive):
+            if j != i and _inside(boxes[j], boxes[i]) >= INSIDE:
+                boxes[i] = [*np.minimum(boxes[i, :2], boxes[j, :2]),
+                            *np.maximum(boxes[i, 2:], boxes[j, 2:])]
+                scores[i] = max(scores[i], scores[j])
+                alive[j] = False
+    return boxes[alive], scores[alive]
+
+
+def _inside(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of box a's area that lies in box b (either way round the smaller one counts)."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    smaller = min(_area(a), _area(b))
+    return w * h / smaller if smaller > 0 else 0.0
+
+
+def _area(box: np.ndarray) -> float:
+    return float(max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1]))
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = _area(a) + _area(b) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def row_angle(centres: np.ndarray) -> float:
+    """The rows' direction (radians): the median direction to each tile's nearest
+    neighbour, folded into -45..45 degrees (neighbours in a row are closer than rows)."""
+    if len(centres) < 2:
+        return 0.0
+    gaps = centres[:, None, :] - centres[None, :, :]
+    dist = np.hypot(gaps[..., 0], gaps[..., 1]) + np.eye(len(centres)) * 1e18
+    near = gaps[np.arange(len(centres)), dist.argmin(axis=1)]
+    angle = np.arctan2(near[:, 1], near[:, 0])
+    folded = (angle + np.pi / 4) % (np.pi / 2) - np.pi / 4
+    return float(np.median(folded))
+
+
+def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
+    """Indices of the boxes row by row, top to bottom, each row left to right."""
+    if not len(boxes):
+        return []
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    a = row_angle(centres)
+    across = centres[:, 0] * np.cos(a) + centres[:, 1] * np.sin(a)
+    down = -centres[:, 0] * np.sin(a) + centres[:, 1] * np.cos(a)
+    height = float(np.median(boxes[:, 3] - boxes[:, 1]))
+    order = np.argsort(down)
+    rows, current = [], [order[0]]
+    for i in order[1:]:
+        if down[i] - np.mean(down[current]) > ROW_GAP * height:
+            rows.append(current)
+            current = []
+        current.append(i)
+    rows.append(current)
+    return [np.array(sorted(r, key=lambda k: across[k]), np.int64) for r in rows]
+
+
+@dataclass(frozen=True)
+class Match:
+    """The sheet's tiles of one photo: their boxes in reading order and the row lengths."""
+    boxes: np.ndarray
+    scores: np.ndarray
+    rows: tuple[int, ...]
+
+
+def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
+                rows_wanted: tuple[int, ...] | None = None) -> Match:
+    """The `want` tiles of a sheet among a photo's boxes (tile scores down to low values),
+    or TileSetError saying what was found."""
+    boxes, scores = merge_inside(np.asarray(boxes, np.float64).reshape(-1, 4),
+                                 np.asarray(scores, np.float64).reshape(-1))
+    kept = np.flatnonzero(scores >= conf)
+    if len(kept) > want:  # the most tile-like
+        kept = kept[np.argsort(-scores[kept])[:want]]
+    elif len(kept) < want and len(kept):
+        kept = _look_again(boxes, scores, kept, want, conf, rows_wanted)
+    rows = rows_of(boxes[kept])
+    lengths = tuple(len(r) for r in rows)
+    if len(kept) != want or (rows_wanted is not None and lengths != rows_wanted):
+        said = f"{want}" + (f" in rows ({','.join(map(str, rows_wanted))})" if rows_wanted else "")
+        raise TileSetError(f"found {len(kept)} tiles in {len(rows)} rows "
+                           f"({','.join(map(str, lengths))}), CODES has {said}")
+    order = kept[np.concatenate(rows)]
+    return Match(boxes[order], scores[order], lengths)
+
+
+def _look_again(boxes, scores, kept, want, conf, rows_wanted) -> np.ndarray:
+    """`kept` with the most tile-like weaker boxes added, one at a time, each of a tile's
+    size, on no kept tile, and in a row that is short, until there are `want`."""
+    kept = list(kept)
+    median_area = float(np.median([_area(b) for b in boxes[kept]]))
+    for i in np.argsort(-scores):
+        if len(kept) >= want:
+            break
+        if scores[i] >= conf or i in kept:
+            continue
+        if not SIZE_RANGE[0] <= _area(boxes[i]) / median_area <= SIZE_RANGE[1]:
+            continue
+        if any(_iou(boxes[i], boxes[k]) > OVERLAP or _inside(boxes[i], boxes[k]) >= INSIDE
+               for k in kept):
+            continue
+        if _in_short_row(boxes, kept, i, rows_wanted):
+            kept.append(i)
+    return np.array(kept, np.int64)
+
+
+def _in_short_row(boxes, kept, i, rows_wanted) -> bool:
+    """Whether box i joins a row of the kept boxes that is shorter than it should be (the
+    longest row, or the player's row length)."""
+    rows = rows_of(boxes[kept + [i]])
+    where = next(r for r, members in enumerate(rows) if len(kept) in members)
+    before = [len(r) - (r == len(kept)).sum() for r in rows]
+    if before[where] == 0:
+        return False  # a row of its own: not a place the sheet has a tile
+    if rows_wanted is not None and len(rows) == len(rows_wanted):
+        return before[where] < rows_wanted[where]
+    return before[where] < max(before)

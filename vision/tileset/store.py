@@ -1,0 +1,248 @@
+"""A table's tile set on disk: the reader's feature vectors of the set's own tiles, per class.
+
+One file per set, `<data folder>/tilesets/<name>.npz` (the data folder of the ledger:
+app.ledger.data_dir). Each example is one tile: its code, the reader's features of its crop
+as cut and turned 180° (a hand's tile may lie either way up), where it came from (`source`:
+"sheet" for a taught photo, "hand:<id>" for a hand added to the ledger) and when. The file
+also keeps the reader model's features of a fixed probe image (`probe`): features of
+another model mean nothing, so a set taught with another model is refused in one line
+rather than read wrong. Writes go to a temporary file in
+the same folder and are renamed over the old one, so a crash never leaves half a set.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from scoring.tiles import TILES
+
+FOLDER = "tilesets"
+SUFFIX = ".npz"
+FORMAT = 1
+MAX_PER_CLASS = 8  # the most recent examples of a class are kept; older ones make way
+MAX_NAME = 64
+PROBE_TOLERANCE = 1e-3  # one model's probe differs by ~1e-6 between runs; another's by far more
+NAME_PUNCTUATION = " -_.'"
+
+
+class TileSetError(ValueError):
+    """A set that cannot be used (bad name, missing, damaged, another model); one line."""
+
+
+def check_name(name: str) -> str:
+    """The set name, stripped, or TileSetError: a name is a name, never a path."""
+    text = str(name).strip()
+    if not text:
+        raise TileSetError("a tile set needs a name")
+    if len(text) > MAX_NAME:
+        raise TileSetError(f"a tile set name has at most {MAX_NAME} characters, got {len(text)}")
+    if not text[0].isalnum() or not all(ch.isalnum() or ch in NAME_PUNCTUATION for ch in text):
+        raise TileSetError(f"{text!r} is not a tile set name: use letters, digits, spaces and "
+                           f"- _ . ' (starting with a letter or digit)")
+    return text
+
+
+def sets_folder(data: str | os.PathLike | None = None) -> Path:
+    """Where the sets live: `tilesets` in the data folder (--data-dir, $MAHJONG_LENS_DATA,
+    ~/.mahjong-lens)."""
+    from app.ledger import data_dir  # the one rule for the data folder
+
+    return data_dir(data) / FOLDER
+
+
+def set_path(name: str, data: str | os.PathLike | None = None) -> Path:
+    return sets_folder(data) / f"{check_name(name)}{SUFFIX}"
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A set's examples (M of them): `codes` (M,), `features` and `turned` (M, D) float32,
+    `sources` (M,), `taught` (M,) seconds since the epoch; `probe` (P,): the reader's
+    features of the probe image, which identify the model the set was taught with."""
+
+    name: str
+    probe: np.ndarray
+    codes: tuple[str, ...] = ()
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    turned: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    sources: tuple[str, ...] = ()
+    taught: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def per_class(self) -> dict[str, int]:
+        """Examples per class, in the order of the tile vocabulary."""
+        return {code: self.codes.count(code) for code in TILES if code in self.codes}
+
+    @property
+    def last_taught(self) -> float | None:
+        return float(self.taught.max()) if len(self.taught) else None
+
+    def add(self, codes, features, turned, source: str, when: float | None = None,
+            keep: int = MAX_PER_CLASS) -> "TileSet":
+        """The set with these examples added (the most recent `keep` of each class kept)."""
+        codes = tuple(str(c) for c in codes)
+        unknown = sorted(set(codes) - set(TILES))
+        if unknown:
+            raise TileSetError(f"not tile codes: {', '.join(unknown)}")
+        features, turned = _matrix(features, len(codes)), _matrix(turned, len(codes))
+        if len(self) and features.shape[1] != self.features.shape[1]:
+            raise TileSetError("these features do not match the set's reader")
+        stamp = time.time() if when is None else float(when)
+        merged = replace(
+            self, codes=self.codes + codes,
+            features=np.concatenate([self.features.reshape(-1, features.shape[1]), features]),
+            turned=np.concatenate([self.turned.reshape(-1, turned.shape[1]), turned]),
+            sources=self.sources + (str(source),) * len(codes),
+            taught=np.concatenate([self.taught, np.full(len(codes), stamp)]))
+        return merged.bounded(keep)
+
+    def bounded(self, keep: int = MAX_PER_CLASS) -> "TileSet":
+        """The most recent `keep` examples of each class (later ones win a tie in time)."""
+        order = np.lexsort((np.arange(len(self)), self.taught))[::-1]  # newest first
+        seen: dict[str, int] = {}
+        chosen = []
+        for i in order:
+            seen[self.codes[i]] = seen.get(self.codes[i], 0) + 1
+            if seen[self.codes[i]] <= keep:
+                chosen.append(i)
+        return self.select(np.sort(np.array(chosen, np.int64)))
+
+    def without(self, source: str) -> "TileSet":
+        """The set without the examples that `source` added (undoing a hand)."""
+        return self.select(np.array([s != source for s in self.sources], bool))
+
+    def select(self, index: np.ndarray) -> "TileSet":
+        index = np.asarray(index)
+        pick = np.flatnonzero(index) if index.dtype == bool else index.astype(np.int64)
+        return replace(self, codes=tuple(self.codes[i] for i in pick),
+                       features=self.features[pick], turned=self.turned[pick],
+                       sources=tuple(self.sources[i] for i in pick), taught=self.taught[pick])
+
+
+def _matrix(values, rows: int) -> np.ndarray:
+    out = np.asarray(values, np.float32)
+    if out.ndim != 2 or len(out) != rows:
+        raise TileSetError(f"expected {rows} feature vectors, got shape {out.shape}")
+    return out
+
+
+@dataclass(frozen=True)
+class SetSummary:
+    """What `mahjong-lens sets` lists."""
+    name: str
+    examples: dict[str, int]
+    last_taught: float | None
+    error: str | None = None  # a damaged file is listed with its one-line reason
+
+
+def save_set(tileset: TileSet, data: str | os.PathLike | None = None) -> Path:
+    """Write the set atomically; returns its path."""
+    path = set_path(tileset.name, data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"format": FORMAT, "name": tileset.name}
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            np.savez(out, meta=np.array(json.dumps(meta)),
+                     probe=np.asarray(tileset.probe, np.float32),
+                     codes=np.array(tileset.codes, dtype="<U4"),
+                     features=tileset.features.astype(np.float16),
+                     turned=tileset.turned.astype(np.float16),
+                     sources=np.array(tileset.sources, dtype="<U64"),
+                     taught=tileset.taught.astype(np.float64))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_set(name: str, data: str | os.PathLike | None = None, probe: np.ndarray | None = None
+             ) -> TileSet:
+    """The named set; TileSetError (one line) when it is missing or damaged, or, given the
+    reader's `probe` features, when it was taught with another model."""
+    path = set_path(name, data)
+    if not path.is_file():
+        raise TileSetError(f"no tile set named {check_name(name)!r} (teach one with "
+                           f"mahjong-lens teach)")
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            meta = json.loads(str(npz["meta"]))
+            codes = tuple(str(c) for c in npz["codes"])
+            tileset = TileSet(str(meta["name"]), npz["probe"].astype(np.float32), codes,
+                              npz["features"].astype(np.float32),
+                              npz["turned"].astype(np.float32),
+                              tuple(str(s) for s in npz["sources"]),
+                              npz["taught"].astype(np.float64))
+        _check_shapes(tileset, int(meta["format"]))
+    except TileSetError as exc:
+        raise TileSetError(f"tile set {path.stem!r} is damaged ({exc})") from None
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise TileSetError(f"tile set {path.stem!r} is damaged ({reason})") from None
+    if probe is not None and not same_model(tileset.probe, probe):
+        raise TileSetError(f"tile set {tileset.name!r} was taught with another reader model; "
+                           f"teach it again")
+    return tileset
+
+
+def same_model(probe: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two probe feature vectors come from the same model (up to float noise)."""
+    a, b = np.asarray(probe, np.float32), np.asarray(other, np.float32)
+    return a.shape == b.shape and bool(np.abs(a - b).max(initial=0.0) < PROBE_TOLERANCE)
+
+
+def _check_shapes(tileset: TileSet, version: int) -> None:
+    m = len(tileset.codes)
+    if version != FORMAT:
+        raise TileSetError(f"format {version}, expected {FORMAT}")
+    if (tileset.features.shape[0] != m or tileset.turned.shape != tileset.features.shape
+            or len(tileset.sources) != m or tileset.taught.shape != (m,)):
+        raise TileSetError("its arrays disagree in length")
+    if set(tileset.codes) - set(TILES):
+        raise TileSetError("unknown tile codes")
+    if m and not (np.isfinite(tileset.features).all() and np.isfinite(tileset.turned).all()):
+        raise TileSetError("features that are not numbers")
+
+
+def list_sets(data: str | os.PathLike | None = None) -> list[SetSummary]:
+    """Every set in the data folder, by name; a damaged one with its `error`."""
+    folder = sets_folder(data)
+    out = []
+    for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
+        if path.name.startswith(".tmp-"):
+            continue
+        try:
+            tileset = load_set(path.stem, data)
+            out.append(SetSummary(tileset.name, tileset.per_class(), tileset.last_taught))
+        except TileSetError as exc:
+            out.append(SetSummary(path.stem, {}, None, str(exc)))
+    return out
+
+
+def delete_set(name: str, data: str | os.PathLike | None = None) -> None:
+    path = set_path(name, data)
+    if not path.is_file():
+        raise TileSetError(f"no tile set named {check_name(name)!r}")
+    path.unlink()
+
+
+def remove_source(name: str, source: str, data: str | os.PathLike | None = None) -> int:
+    """Remove what `source` added to the named set (e.g. "hand:17" on undo); the number of
+    examples removed (0 when the set or the source is not there)."""
+    if not set_path(name, data).is_file():
+        return 0
+    tileset = load_set(name, data)
+    kept = tileset.without(source)
+    if len(kept) != len(tileset):
+        save_set(kept, data)
+    return len(tileset) - len(kept)
