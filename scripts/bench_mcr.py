@@ -1,9 +1,9 @@
 """Speed of our MCR scorer against PyMahjongGB on the same random winning hands.
 
-    python scripts/bench_mcr.py --count 5000 --seed 7
+    python -m scripts.bench_mcr --count 5000 --seed 7
 
 Prints hands per second for both and the ratio. Hands come from the differential
-generator (tests/scoring/mcr_oracle.py); both scorers get pre-built inputs, so the timing
+generator (scripts/mcr_oracle.py); both scorers get pre-built inputs, so the timing
 is the scoring only (CPU time of this process). Our scorer runs with the `china` preset,
 as in the differential test, after a warm-up round on other hands.
 """
@@ -13,12 +13,9 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.rules.mcr import PRESETS, score
-from tests.scoring.mcr_oracle import pmgb_pack, pmgb_tile, random_hand
+from scripts.mcr_oracle import pmgb_pack, pmgb_tile, random_hand
 
 
 def _inputs(seed: int, count: int):

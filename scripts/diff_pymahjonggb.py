@@ -1,8 +1,8 @@
 """Differential test of our MCR scorer (preset `china`) against PyMahjongGB.
 
-    python scripts/diff_pymahjonggb.py --count 20000 --seed 1
+    python -m scripts.diff_pymahjonggb --count 20000 --seed 1
 
-Random valid winning hands of every shape (tests/scoring/mcr_oracle.py), every flag; the
+Random valid winning hands of every shape (scripts/mcr_oracle.py), every flag; the
 total and the multiset of fan names must agree. Hands in the allow-list
 (tests/scoring/data/pmgb_allowlist.tsv, each with the rule text that decides it) are
 counted apart. Flag combinations that cannot happen at a table (robbing a kong of a tile you
@@ -15,16 +15,13 @@ import argparse
 import random
 import sys
 from collections import Counter
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from scoring.hand import format_hand
 from scoring.rules.mcr import PRESETS, score
-from tests.scoring.mcr_oracle import our_fans, pmgb_score, random_hand
+from scripts.mcr_oracle import our_fans, pmgb_score, random_hand
+from vision.runtime import REPO_ROOT
 
-ALLOWLIST = ROOT / "tests" / "scoring" / "data" / "pmgb_allowlist.tsv"
+ALLOWLIST = REPO_ROOT / "tests" / "scoring" / "data" / "pmgb_allowlist.tsv"
 
 
 def case_key(hand, ctx) -> str:

@@ -6,7 +6,6 @@ from hypothesis import HealthCheck, given, settings
 
 from scoring.decompose import SetKind, Shape, decompositions, is_complete, tiles_complete, waits
 from scoring.hand import parse_hand
-from scoring.tiles import parse_tiles
 from scoring.tiles import PLAYING, parse_tiles
 
 from .strategies import complete_hands, thirteen_tile_hands

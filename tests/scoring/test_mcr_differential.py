@@ -1,30 +1,18 @@
 """Differential test against PyMahjongGB (rules.md §5.1): 1,000 random winning hands of every
 shape and flag, scored with our preset `china`; total and fan multiset must agree.
-The full run (20,000+ hands) is scripts/diff_pymahjonggb.py."""
+The full run (20,000+ hands) is `python -m scripts.diff_pymahjonggb`."""
 from __future__ import annotations
 
 import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("MahjongGB") is None,
                                 reason="PyMahjongGB (pip install pymahjonggb) is not installed")
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _harness():
-    spec = importlib.util.spec_from_file_location("diff_pymahjonggb", ROOT / "scripts" / "diff_pymahjonggb.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("diff_pymahjonggb", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_agrees_with_pymahjonggb_on_1000_random_hands():
-    report = _harness().run(count=1000, seed=20240601, verbose=False)
+    from scripts.diff_pymahjonggb import run
+    report = run(count=1000, seed=20240601, verbose=False)
     assert report["mismatches"] == 0, report["cases"][:5]
     stats = report["stats"]
     assert stats["agree"] + stats.get("allow_listed", 0) == 1000
@@ -35,7 +23,7 @@ def test_agrees_with_pymahjonggb_on_1000_random_hands():
 def test_adapter_matches_the_spec_examples():
     """rules.md §5.1: the three documented PyMahjongGB calls, through our adapter."""
     from scoring.hand import WinContext, parse_hand
-    from tests.scoring.mcr_oracle import pmgb_score
+    from scripts.mcr_oracle import pmgb_score
     total, fans = pmgb_score(parse_hand("[EEE1][WWW2]SSSNNCCN"), WinContext(discarder=1))
     assert (total, dict(fans)) == (152, {"Big Four Winds": 1, "All Honors": 1})
     total, _ = pmgb_score(parse_hand("[678s1]678p345m78m99p6m", "1f"), WinContext(self_drawn=True))

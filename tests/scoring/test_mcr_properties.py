@@ -99,7 +99,7 @@ def test_unique_wait_equals_decompose_waits(hand, opts):
 @SETTINGS
 @given(complete_hands, contexts())
 def test_china_preset_agrees_with_pymahjonggb(hand, ctx):
-    from tests.scoring.mcr_oracle import pmgb_score
+    from scripts.mcr_oracle import pmgb_score
     ours = score(hand, ctx, PRESETS["china"])
     total, fans = pmgb_score(hand, ctx)
     assert (ours.total, Counter({f.name: f.count for f in ours.fans})) == (total, fans)
