@@ -276,22 +276,28 @@ def _ignored(ctx: _Context, r: Reading, used: int) -> tuple[int, ...]:
 
 
 def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
-    """The plainest reading when no complete one exists: the longest face-up piece is the
-    concealed row, readable sets near it are melds, a single tile beside it the winning one."""
+    """The plainest reading when no complete one exists: the piece with most face-up tiles
+    is the concealed row, readable sets near it are melds, a single tile beside it the
+    winning one; face-down boxes among them are left out."""
     pcs = [p for p in pieces(frame, codes)[0] if not p.joins]
-    face_up = [k for k, p in enumerate(pcs) if p.face_up]
-    if not face_up:
+    # a row counts by its face-up tiles: a stray face-down box at its end (a phantom at the
+    # photo's edge) is set aside, and does not hand the hand to a lone tile elsewhere
+    shown = [sum(codes[t] != BACK for t in p.tiles) for p in pcs]
+    candidates = [k for k in range(len(pcs)) if shown[k]]
+    if not candidates:
         return None
-    conc = max(face_up, key=lambda k: (len(pcs[k].tiles), pcs[k].unit))
+    conc = max(candidates, key=lambda k: (shown[k], pcs[k].face_up, pcs[k].unit))
     melds, used, win = [], {conc}, None
     for k, p in enumerate(pcs):
         if k != conc and gap(p, pcs[conc]) < NEAR:
             if p.ways:
                 melds.extend(max(p.ways, key=lambda w: sum(m.score for m in w)))
                 used.add(k)
-            elif p.face_up and len(p.tiles) == 1 and win is None and p.row == pcs[conc].row:
+            elif shown[k] == 1 and win is None and p.row == pcs[conc].row:
                 win = k
                 used.add(k)
     ignored = [t for k, p in enumerate(pcs) if k not in used for t in p.tiles]
-    return Reading(pcs[conc].tiles, tuple(melds), pcs[win].tiles[0] if win is not None else None,
+    ignored += [t for k in (conc, win) if k is not None for t in pcs[k].tiles if codes[t] == BACK]
+    winning = next(t for t in pcs[win].tiles if codes[t] != BACK) if win is not None else None
+    return Reading(tuple(t for t in pcs[conc].tiles if codes[t] != BACK), tuple(melds), winning,
                    False, tuple(ignored), False, -1e9, (conc,))

@@ -375,8 +375,10 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         notation = format_hand(hand)
     else:
         n = len(concealed) + (winning is not None) + 3 * len(r.melds)
-        notes.append(f"no complete hand in the tiles read ({n} tiles counting a kong as 3, "
-                     f"{len(r.melds)} sets): check the tiles marked doubtful")
+        unsure = sum(conf[t] < DOUBTFUL for t in hand_tiles)
+        notes.append(f"no complete hand in the tiles read: {n} tiles, counting a kong as 3, in "
+                     f"{len(r.melds)} declared sets" + (
+                         f"; check the {unsure} marked doubtful" if unsure else ""))
     if r.guessed:
         notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
                      f"completes the hand; change it if another was the last)")
