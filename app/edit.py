@@ -49,6 +49,8 @@ class Draft:
     melds: tuple[MeldDraft, ...] = ()
     bonus: tuple[Slot, ...] = ()
     winning: Slot | None = None
+    guessed: bool = False            # the photo set no tile apart: the winning tile is a guess
+    aside: tuple[Slot, ...] = ()     # tiles of the photo read as not part of the hand
 
     @property
     def size(self) -> int:
@@ -88,7 +90,7 @@ def _with_slots(draft: Draft, ref: str, slots: tuple[Slot, ...]) -> Draft:
     if ref == WIN:
         if len(slots) > 1:
             raise EditError("there is one winning tile")
-        return replace(draft, winning=slots[0] if slots else None)
+        return replace(draft, winning=slots[0] if slots else None, guessed=False)
     i = _meld_index(draft, ref)
     melds = list(draft.melds)
     melds[i] = MeldDraft(fit_kind(melds[i].kind, [s.code for s in slots]), slots)
@@ -188,7 +190,7 @@ def move_tile(draft: Draft, ref: str, index: int, dest: str) -> Draft:
     old_winning = draft.winning if dest == WIN else None
     draft = remove_tile(draft, ref, index)
     if dest == WIN:
-        draft = replace(draft, winning=slot)
+        draft = replace(draft, winning=slot, guessed=False)
         if old_winning is not None:
             draft = replace(draft, hand=draft.hand + (old_winning,))
         return draft
@@ -219,12 +221,29 @@ def set_winning(draft: Draft, ref: str, index: int) -> Draft:
     return move_tile(draft, ref, index, WIN)
 
 
+def bring_back(draft: Draft, index: int | None = None) -> Draft:
+    """Put a tile the layout set aside (all of them when `index` is None) back among the
+    concealed tiles, or among the bonus tiles for a flower or season."""
+    picked = set(range(len(draft.aside))) if index is None else {index}
+    if not all(0 <= i < len(draft.aside) for i in picked):
+        raise EditError("that tile is no longer set aside")
+    back = [s for i, s in enumerate(draft.aside) if i in picked]
+    draft = replace(draft, aside=tuple(s for i, s in enumerate(draft.aside) if i not in picked))
+    for slot in back:
+        if not is_bonus(slot.code):
+            draft = replace(draft, hand=draft.hand + (slot,))
+        elif slot.code not in [b.code for b in draft.bonus]:
+            draft = replace(draft, bonus=draft.bonus + (slot,))
+    return draft
+
+
 def confirm_all(draft: Draft) -> Draft:
     """Every tile as the player sees it now counts as checked."""
     def ok(slots):
         return tuple(Slot(s.code) for s in slots)
-    return Draft(ok(draft.hand), tuple(MeldDraft(m.kind, ok(m.tiles)) for m in draft.melds),
-                 ok(draft.bonus), Slot(draft.winning.code) if draft.winning else None)
+    return replace(draft, hand=ok(draft.hand),
+                   melds=tuple(MeldDraft(m.kind, ok(m.tiles)) for m in draft.melds),
+                   bonus=ok(draft.bonus), winning=Slot(draft.winning.code) if draft.winning else None)
 
 
 def doubtful(draft: Draft, threshold: float) -> int:
@@ -242,9 +261,10 @@ def from_hand(hand: Hand) -> Draft:
                  Slot(hand.winning) if hand.winning else None)
 
 
-def from_layout(layout) -> Draft:
+def from_layout(layout, sure: float = 0.5) -> Draft:
     """A `vision.layout.TableLayout` → Draft, keeping each tile's confidence. Face-down
-    tiles of a concealed kong take the code of its face-up tiles when it shows any."""
+    tiles of a concealed kong take the code of its face-up tiles when it shows any; tiles
+    the layout left out are kept aside (those read at `sure` or more), to be brought back."""
     def slot(t):
         return Slot(t.code, float(t.confidence))
     melds = []
@@ -253,8 +273,14 @@ def from_layout(layout) -> Draft:
         tiles = tuple(Slot(faces[0], 0.0) if t.code == BACK and faces else slot(t) for t in m.tiles)
         melds.append(MeldDraft(m.kind, tiles))
     hand = tuple(slot(t) for t in layout.concealed if t.code != BACK)
+    # set aside and shown: face-up tiles the finder is sure of (not a table edge it doubts),
+    # left to right; face-down ones could not be brought back as anything
+    aside = sorted((t for t in layout.ignored if t.code != BACK and t.confidence >= sure),
+                   key=lambda t: t.box[0] + t.box[2])
     return Draft(hand, tuple(melds), tuple(slot(t) for t in layout.bonus),
-                 slot(layout.winning) if layout.winning is not None else None)
+                 slot(layout.winning) if layout.winning is not None else None,
+                 guessed=bool(layout.winning_guessed) and layout.winning is not None,
+                 aside=tuple(slot(t) for t in aside))
 
 
 def to_meld(m: MeldDraft, n: int) -> Meld:
@@ -284,10 +310,22 @@ def to_hand(draft: Draft, *, need_winning: bool = True) -> Hand:
     target = 14 if winning or need_winning else 13
     if size != target:
         more = "add" if size < target else "remove"
-        raise InvalidHandError(f"the hand has {size} tiles, a {'winning ' if target == 14 else ''}"
-                               f"hand has {target} (a kong counts as 3): {more} "
-                               f"{abs(target - size)}")
+        raise InvalidHandError(hand_size_message(size, target))
     return Hand(tuple(s.code for s in draft.hand), melds, winning, tuple(s.code for s in draft.bonus))
+
+
+def hand_size_message(size: int, target: int) -> str:
+    """Why a draft of `size` tiles is not a hand of `target`, as one sentence (no "1 tiles")."""
+    counts = {"n": abs(target - size), "target": target, "size": size}
+    if size < target:
+        text = ("add 1 tile: a hand has {target}, counting a kong as 3, and this one has {size}"
+                if counts["n"] == 1 else
+                "add {n} tiles: a hand has {target}, counting a kong as 3, and this one has {size}")
+    else:
+        text = ("remove 1 tile: a hand has {target}, counting a kong as 3, and this one has {size}"
+                if counts["n"] == 1 else
+                "remove {n} tiles: a hand has {target}, counting a kong as 3, and this one has {size}")
+    return text.format(**counts)
 
 
 def tile_counts(draft: Draft) -> dict[str, int]:

@@ -139,7 +139,7 @@ def score_draft(draft: edit.Draft, situation: Situation, rules: RuleSet | str,
                 preset: str | None = None, overrides: dict | None = None) -> Outcome:
     """Score the winner's hand, or say in one line why it cannot be scored yet."""
     if not draft.codes() and not draft.bonus:
-        return Outcome(message="No hand yet: take or upload a photo, or tap the tiles below.")
+        return Outcome(message="No hand yet: take or upload a photo, or choose Manual to type the hand or tap its tiles.")
     problem = scorer_problem(rules)
     hand_waits = draft_waits(draft)
     try:
@@ -239,7 +239,7 @@ def ledger_entry(outcome: Outcome, situation: Situation, rules: str, preset: str
     if not result.valid:
         return "only a valid winning hand goes in the ledger"
     if not result.payments:
-        return "say who discarded the winning tile (or self-drawn) to settle the payments"
+        return "tap who discarded, or self-drawn, to settle the payments"
     ctx = situation.context()
     detail = {
         "fans": [{"name": f.name, "name_zh": f.name_zh, "points": f.points, "count": f.count,

@@ -1,8 +1,11 @@
 """The mahjong-lens page (`mahjong-lens app`, or `streamlit run app/page.py -- --data-dir DIR`).
 
-Top to bottom, the way a hand is scored at the table: rules, photo, the hand as read (fix
-it), how it was won, the score, the night's ledger. Each section is guarded: whatever goes
-wrong in one shows as one plain line and the rest of the page goes on.
+Three columns on a wide screen, one under the other on a phone, in the order a hand is
+scored at the table: (1) rules, photo, the hand as read (fix it), how it was won and the
+running total with "Add to the ledger", which a phone keeps in view at the foot of the
+screen; (2) what else the photo cannot show and the score in full; (3) the night's ledger.
+Each section is guarded: whatever goes wrong in one shows as one plain line and the rest
+of the page goes on. `score_page` is the page itself, for a navigation to call.
 """
 from __future__ import annotations
 
@@ -60,9 +63,8 @@ def _whose_hand(names: list[str], winner: int) -> str:
     return who
 
 
-def main() -> None:
-    st.set_page_config(page_title="mahjong-lens", page_icon="🀄", layout="centered")
-    st.html(style.CSS)
+def score_page() -> None:
+    """The scoring page: photo to score to ledger."""
     state.init()
     folder = data_dir(page_args(sys.argv[1:]).data_dir)
     ledger = ledger_view.open_ledger(folder)
@@ -74,44 +76,68 @@ def main() -> None:
             except LedgerError as exc:
                 ledger = f"The ledger is off: {exc}"
     names = _names(ledger, night)
+    hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
+    with hand_col:
+        rules, how = _hand_column(names)
+        tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
+    with score_col:
+        preset, overrides, more = None, {}, {}
+        with guarded("the rules"):
+            preset, overrides = situation.render_options(rules)
+        with guarded("how it was won"):
+            more = situation.render_more(rules, how[1])
+        sit = situation.situation(how, more)
+        st.subheader("Score", anchor=False)
+        details = st.container(key="score")
+    outcome = evaluate.Outcome(message="The hand could not be scored.")
+    with details, guarded("the score"):
+        outcome = _score(rules, preset, overrides, sit)
+        result.render(outcome, names, rules)
+        if outcome.players:
+            result.render_table(outcome, names)
+    with tally, guarded("the score"):
+        entry = evaluate.ledger_entry(outcome, sit, rules, preset, overrides)
+        result.render_tally(outcome, entry, rules)
+        ledger_view.render_add(ledger, night, entry, st.session_state["session_id"],
+                               st.session_state["generation"])
+    with ledger_col, guarded("the ledger"):
+        ledger_view.render(ledger, night, rules)
 
-    st.markdown("#### 🀄 mahjong-lens")
-    rules, preset, overrides = "mcr", None, {}
+
+def _hand_column(names: list[str]):
+    """Rules, photo, hand and how it was won; returns the rule set and (winner, self-drawn,
+    discarder)."""
+    rules = "mcr"
     with guarded("the rules"):
-        rules, preset, overrides = situation.render_rules()
-    classical = rules == "classical"
+        rules = situation.render_rules()
     winner = st.session_state.get("winner", 0) or 0
-
     who = "win"
     with guarded("the photo"):
-        if classical:
+        if rules == "classical":
             who = _whose_hand(names, winner)
         photo.render(who, need_winning=who == "win")
     with guarded("the hand"):
         hand.render(who, need_winning=who == "win")
-
-    st.subheader("How it was won", anchor=False)
-    sit = evaluate.Situation()
+    how = (winner, False, None)
     with guarded("how it was won"):
-        sit = situation.render_situation(names, rules)
+        how = situation.render_how(names)
+    with guarded("the hand"):
+        hand.render_tools(who)
+    return rules, how
 
-    st.subheader("Score", anchor=False)
-    with st.container(key="score"), guarded("the score"):
-        drafts = st.session_state["drafts"]
-        if classical:
-            outcome = evaluate.score_table(drafts, sit, preset, overrides)
-        else:
-            outcome = evaluate.score_draft(drafts.get("win") or state.draft("win"), sit, rules,
-                                           preset, overrides)
-        result.render(outcome, names, rules)
-        if outcome.players:
-            result.render_table(outcome, names)
-        entry = evaluate.ledger_entry(outcome, sit, rules, preset, overrides)
-        ledger_view.render_add(ledger, night, entry, st.session_state["session_id"],
-                               st.session_state["generation"])
 
-    with guarded("the ledger"):
-        ledger_view.render(ledger, night, rules)
+def _score(rules, preset, overrides, sit) -> evaluate.Outcome:
+    drafts = st.session_state["drafts"]
+    if rules == "classical":
+        return evaluate.score_table(drafts, sit, preset, overrides)
+    return evaluate.score_draft(drafts.get("win") or state.draft("win"), sit, rules, preset,
+                                overrides)
+
+
+def main() -> None:
+    st.set_page_config(page_title="mahjong-lens", page_icon="🀄", layout="wide")
+    st.html(style.CSS)
+    score_page()
 
 
 if __name__ == "__main__":

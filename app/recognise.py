@@ -37,7 +37,7 @@ class Reader(Protocol):
 class Recognition:
     overlay_jpeg: bytes          # the photo with each tile's box and reading
     layout: TableLayout
-    tiles: int                   # tiles found
+    tiles: int                   # tiles of the hand (bonus tiles included)
     doubtful: int                # of which read with low confidence
     seconds: float               # decode + detect + layout + overlay
     message: str | None = None   # a plain note (e.g. no tiles found)
@@ -87,11 +87,24 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _overlay(rgb: np.ndarray, detections, scale: tuple[float, float]) -> bytes:
+def in_hand(detections, layout: TableLayout) -> np.ndarray:
+    """Which detections the layout put in the hand (its tiles, melds, winning and bonus
+    tiles), matched by box."""
+    from vision.layout.table import hand_tiles
+    boxes = {tuple(round(float(v), 1) for v in t.box) for t in hand_tiles(layout) + list(layout.bonus)}
+    return np.array([tuple(round(float(v), 1) for v in box) in boxes
+                     for box in np.asarray(detections.xyxy, np.float64)], bool)
+
+
+def _overlay(rgb: np.ndarray, detections, scale: tuple[float, float], hand: np.ndarray) -> bytes:
+    """The hand's tiles framed (orange: doubtful); tiles set aside that are surely tiles in
+    the plain colour; boxes outside the hand the finder doubts are not drawn at all."""
     from vision.draw import draw_detections
     sx, sy = scale
     shown = detections.scaled(1 / sx, 1 / sy) if (sx, sy) != (1.0, 1.0) else detections
-    drawn = draw_detections(rgb, shown, low_confidence=LOW_CONFIDENCE)
+    sure = np.asarray(shown.confidence) >= LOW_CONFIDENCE
+    drawn = draw_detections(rgb, shown.select(~hand & sure), low_confidence=0.0)
+    drawn = draw_detections(drawn, shown.select(hand), low_confidence=LOW_CONFIDENCE)
     image = Image.fromarray(drawn)
     image.thumbnail((OVERLAY_MAX_SIDE, OVERLAY_MAX_SIDE))
     out = io.BytesIO()
@@ -120,10 +133,11 @@ def recognise(data: bytes, reader: Reader) -> Recognition | str:
                                  np.asarray(detections.confidence))
         layout = TableLayout(layout.concealed, (), layout.bonus, None, layout.ignored, None, 0.0,
                              (f"grouping failed ({_one_line(exc)}); every tile read as concealed",))
-    overlay = _overlay(reading.photo.rgb, detections, reading.photo.scale)
-    n = len(detections)
-    doubtful = int(np.sum(np.asarray(detections.confidence) < LOW_CONFIDENCE))
-    if n == 0:
+    hand = in_hand(detections, layout) if len(detections) else np.zeros(0, bool)
+    overlay = _overlay(reading.photo.rgb, detections, reading.photo.scale, hand)
+    n = int(hand.sum())
+    doubtful = int(np.sum(np.asarray(detections.confidence)[hand] < LOW_CONFIDENCE))
+    if len(detections) == 0:
         message = ("No tiles found in this photo. Take it again from above, closer, with the "
                    "tiles filling the frame, or enter the hand with the tile buttons.")
     else:

@@ -1,6 +1,6 @@
-"""The hand editor: tile pictures grouped as the layout read them, a palette to replace or
-add tiles, and the few actions a selected tile needs. Every button calls `state` callbacks;
-all the editing itself is `app.edit`.
+"""The hand editor: tile pictures grouped as the layout read them, the tiles the layout set
+aside (one tap brings one back), and a palette that opens right under the tile being fixed.
+Every button calls `state` callbacks; all the editing itself is `app.edit`.
 """
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import streamlit as st
 
 from app import edit
 from app.recognise import LOW_CONFIDENCE
-from scoring.tiles import BONUS, NAMES, PLAYING
+from scoring.tiles import BONUS, NAMES, PLAYING, is_bonus
 
 from . import state
 
@@ -18,18 +18,17 @@ PALETTE_ROWS = (("m", PLAYING[0:9]), ("p", PLAYING[9:18]), ("s", PLAYING[18:27])
 
 def group_label(draft: edit.Draft, ref: str) -> str:
     if ref == edit.HAND:
-        return f"Concealed tiles ({len(draft.hand)})"
+        return "Concealed tiles: {n}".format(n=len(draft.hand))
     if ref == edit.WIN:
-        return "Winning tile"
+        return "Winning tile (guessed)" if draft.guessed else "Winning tile"
     if ref == edit.BONUS_GROUP:
-        return "Bonus tiles (flowers, seasons)"
-    i = int(ref[4:])
-    return f"Set {i + 1}: {edit.KIND_LABELS[draft.melds[i].kind]}"
+        return "Flowers and seasons"
+    return "Set {n}: {kind}".format(n=int(ref[4:]) + 1, kind=edit.KIND_LABELS[draft.melds[int(ref[4:])].kind])
 
 
 def short_label(ref: str) -> str:
-    return {edit.HAND: "Hand", edit.WIN: "Winning", edit.BONUS_GROUP: "Bonus",
-            edit.NEW_MELD: "New set"}.get(ref) or f"Set {int(ref[4:]) + 1}"
+    return {edit.HAND: "Hand", edit.WIN: "Winning tile", edit.BONUS_GROUP: "Flowers",
+            edit.NEW_MELD: "New set"}.get(ref) or "Set {n}".format(n=int(ref[4:]) + 1)
 
 
 def tile_name(code: str) -> str:
@@ -37,73 +36,123 @@ def tile_name(code: str) -> str:
     return f"{english} {chinese}".strip()
 
 
-def _tile_key(who: str, ref: str, i: int, slot: edit.Slot, selected: bool) -> str:
+def complete_size(need_winning: bool) -> int:
+    return 14 if need_winning else 13
+
+
+def _tile_key(who: str, ref: str, i: int, slot: edit.Slot, selected: bool, guessed: bool) -> str:
     key = f"tile__{who}__{ref}__{i}__{slot.code}__"
     if slot.confidence is not None and slot.confidence < LOW_CONFIDENCE:
         key += "dbt__"
+    if guessed:
+        key += "gss__"
     if selected:
         key += "sel__"
     return key
 
 
-def _group(who: str, draft: edit.Draft, ref: str, sel, target: str, need_winning: bool) -> None:
-    slots = edit.group_slots(draft, ref)
-    if ref.startswith("meld"):
-        meld = draft.melds[int(ref[4:])]
-        key = f"kind__{who}__{ref}__{meld.kind}__{st.session_state['generation']}"
-        st.selectbox(f"Set {int(ref[4:]) + 1}", list(edit.MELD_KINDS) + ["loose"],
-                     index=edit.MELD_KINDS.index(meld.kind), key=key,
-                     format_func=edit.KIND_LABELS.get, on_change=state.on_kind,
-                     args=(who, ref, key))
+def _tiles(who: str, draft: edit.Draft, ref: str, sel) -> None:
+    for i, slot in enumerate(edit.group_slots(draft, ref)):
+        guessed = ref == edit.WIN and draft.guessed
+        st.button(slot.code, key=_tile_key(who, ref, i, slot, sel == (who, ref, i), guessed),
+                  on_click=state.on_tile, args=(who, ref, i))
+
+
+def _plus(who: str, ref: str, sel, target: str, adding: bool) -> None:
+    on = adding and target == ref and not sel
+    st.button("＋", key=f"add__{who}__{ref}__{'on__' if on else ''}",
+              help="Add tiles here: tap ＋, then tiles of the palette",
+              on_click=state.on_target, args=(who, ref))
+
+
+def _hand_row(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
+              adding: bool) -> None:
+    """The concealed tiles and, last in the same row, the winning tile (gold frame)."""
+    read = st.session_state.get("read_line", {}).get(who)  # the photo's counts, said once here
+    if need_winning:
+        line = "Concealed tiles: {n}, then the winning tile in gold.".format(n=len(draft.hand))
     else:
-        st.caption(group_label(draft, ref))
-    with st.container(horizontal=True, key=f"grp__{who}__{ref}"):
-        for i, slot in enumerate(slots):
-            selected = sel == (who, ref, i)
-            st.button(slot.code, key=_tile_key(who, ref, i, slot, selected),
-                      on_click=state.on_tile, args=(who, ref, i))
-        full = (ref == edit.WIN and slots) or (ref.startswith("meld") and len(slots) >= 4)
-        if not full:
-            on = target == ref and not sel
-            st.button("＋", key=f"add__{who}__{ref}__{'on__' if on else ''}",
-                      help=f"tap tiles below to add them to: {short_label(ref)}",
-                      on_click=state.on_target, args=(who, ref))
+        line = group_label(draft, edit.HAND) + "."
+    st.caption(f"{read} {line}" if read else line)
+    with st.container(horizontal=True, key=f"grp__{who}__{edit.HAND}"):
+        _tiles(who, draft, edit.HAND, sel)
+        _plus(who, edit.HAND, sel, target, adding)
+        if need_winning:
+            _tiles(who, draft, edit.WIN, sel)
+            if draft.winning is None and adding:
+                _plus(who, edit.WIN, sel, target, adding)
+    if need_winning and draft.guessed:
+        st.caption("The winning tile (marked ?) was guessed: the photo set no tile apart. If you "
+                   "won on another tile, tap it, then 'Winning tile': it changes fans such as "
+                   "Single Wait.")
+
+
+def _group(who: str, draft: edit.Draft, ref: str, sel, target: str, adding: bool) -> None:
+    """A declared set (its kind chosen in its menu) or the flowers, in one row."""
+    slots = edit.group_slots(draft, ref)
+    with st.container(horizontal=True, key=f"grp__{who}__{ref}", vertical_alignment="center"):
+        if ref.startswith("meld"):
+            meld = draft.melds[int(ref[4:])]
+            key = f"kind__{who}__{ref}__{meld.kind}__{st.session_state['generation']}"
+            st.selectbox(short_label(ref), list(edit.MELD_KINDS) + ["loose"],
+                         index=edit.MELD_KINDS.index(meld.kind), key=key, width=150,
+                         format_func=edit.KIND_LABELS.get, on_change=state.on_kind,
+                         args=(who, ref, key), label_visibility="collapsed")
+        else:
+            st.caption(group_label(draft, ref))
+        _tiles(who, draft, ref, sel)
+        if not (ref.startswith("meld") and len(slots) >= 4):
+            _plus(who, ref, sel, target, adding)
+
+
+def _aside(who: str, draft: edit.Draft) -> None:
+    """The photo's tiles the layout left out of the hand, one tap each to bring back."""
+    if not draft.aside:
+        return
+    count = len(draft.aside)
+    st.caption(("1 tile of the photo was set aside as not part of the hand: tap it to bring it back."
+                if count == 1 else
+                "{n} tiles of the photo were set aside as not part of the hand: tap one to bring "
+                "it back.").format(n=count))
+    with st.container(horizontal=True, key=f"asidegrp__{who}"):
+        for i, slot in enumerate(draft.aside):
+            st.button(slot.code, key=f"aside__{who}__{i}__{slot.code}__",
+                      on_click=state.on_bring_back, args=(who, i))
+        if count > 1:
+            st.button("Bring all back", key=f"asideall__{who}", icon=":material/undo:",
+                      on_click=state.on_bring_back, args=(who, None))
 
 
 def _actions(who: str, draft: edit.Draft, sel) -> None:
+    """What else a tapped tile can do, in one row under the palette."""
     _, ref, index = sel
-    slots = edit.group_slots(draft, ref)
-    if index >= len(slots):
-        st.session_state["sel"] = None
-        return
-    code = slots[index].code
-    st.markdown(f"**{tile_name(code)}** selected: tap a tile below to replace it, or")
-    with st.container(horizontal=True, key=f"acts__{who}"):
+    dests = [r for r in edit.group_refs(draft) if r not in (ref, edit.WIN, edit.BONUS_GROUP)]
+    if len(draft.melds) < edit.MAX_MELDS:
+        dests.append(edit.NEW_MELD)
+    with st.container(horizontal=True, key=f"acts__{who}", gap="small", vertical_alignment="center"):
         if ref != edit.WIN:
             st.button("Winning tile", key=f"act__{who}__winning", icon=":material/emoji_events:",
                       on_click=state.on_action, args=(who, "winning"))
         st.button("Remove", key=f"act__{who}__remove", icon=":material/delete:",
                   on_click=state.on_action, args=(who, "remove"))
+        key = f"moveto__{who}__{ref}__{index}"
+        st.selectbox("Move to", dests, index=None, key=key, placeholder="Move to…", width=130,
+                     format_func=short_label, label_visibility="collapsed",
+                     on_change=state.on_move, args=(who, key))
         st.button("Cancel", key=f"act__{who}__cancel", on_click=state.on_action, args=(who, "cancel"))
-    dests = [r for r in edit.group_refs(draft) if r not in (ref, edit.WIN)]
-    if len(draft.melds) < edit.MAX_MELDS:
-        dests.append(edit.NEW_MELD)
-    with st.container(horizontal=True, key=f"moves__{who}"):
-        st.caption("Move to:")
-        for dest in dests:
-            st.button(short_label(dest), key=f"move__{who}__{dest}", on_click=state.on_action,
-                      args=(who, "move", dest))
 
 
-def _palette(who: str, sel, target: str, need_winning: bool, show_bonus: bool) -> None:
-    draft = state.draft(who)
+def _palette(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
+             show_bonus: bool) -> None:
     if sel:
-        st.caption("Replace with:")
+        replacing = edit.group_slots(draft, sel[1])[sel[2]].code
+        show_bonus = show_bonus and (is_bonus(replacing) or sel[1] == edit.BONUS_GROUP)
+        st.caption("Replace {name} with:".format(name=tile_name(replacing)))
     else:
-        where = short_label(target)
-        if target == edit.HAND and need_winning and draft.winning is None and draft.size >= 13:
-            where = "Winning"
-        st.caption(f"Tap to add to: **{where}**")
+        to_winning = (target == edit.HAND and need_winning and draft.winning is None
+                      and draft.size == 13)
+        st.caption("Tap tiles to add them to: {where}".format(
+            where=short_label(edit.WIN if to_winning else target)))
     with st.container(key=f"palette__{who}"):
         for suit, codes in PALETTE_ROWS:
             if suit == "f" and not show_bonus:
@@ -112,37 +161,72 @@ def _palette(who: str, sel, target: str, need_winning: bool, show_bonus: bool) -
                 for code in codes:
                     st.button(code, key=f"pal__{code}__{who}",
                               on_click=state.on_palette, args=(who, code, need_winning))
+    if not sel and draft.size >= complete_size(need_winning):
+        st.button("Done adding", key=f"close__{who}", icon=":material/check:",
+                  on_click=state.on_close_palette, args=(who,))
 
 
 def render(who: str, *, need_winning: bool = True, show_bonus: bool = True) -> edit.Draft:
-    """The editor for one player's hand; returns the draft as it stands."""
+    """The editor for one player's hand; returns the draft as it stands. The palette shows
+    while the hand is short of tiles, after ＋, or under the group of a tapped tile."""
     draft = state.draft(who)
     sel = st.session_state["sel"]
-    sel = sel if sel and sel[0] == who else None
+    sel = sel if sel and sel[0] == who and _exists(draft, sel) else None
     target = state.target(who)
     if target.startswith("meld") and int(target[4:]) >= len(draft.melds):
         target = edit.HAND
-    refs = [r for r in edit.group_refs(draft)
-            if (r != edit.WIN or need_winning) and (r != edit.BONUS_GROUP or show_bonus)]
-    for ref in refs:
-        _group(who, draft, ref, sel, target, need_winning)
-    with st.container(horizontal=True, key=f"handbar__{who}"):
-        if len(draft.melds) < edit.MAX_MELDS:
-            st.button("New set", key=f"newset__{who}", icon=":material/add_box:",
-                      on_click=state.on_new_set, args=(who,))
-        doubtful = edit.doubtful(draft, LOW_CONFIDENCE)
-        if doubtful:
-            st.button(f"All {doubtful} orange tiles are right", key=f"confirm__{who}",
-                      icon=":material/done_all:", on_click=state.on_confirm_all, args=(who,))
-        st.button("Clear", key=f"clear__{who}", icon=":material/backspace:",
-                  on_click=state.on_clear, args=(who,))
+    adding = (not sel and (state.palette_open(who) or not need_winning
+                           or draft.size < complete_size(need_winning)))
+    _hand_row(who, draft, sel, target, need_winning, adding)
+    if sel and sel[1] in (edit.HAND, edit.WIN):
+        _palette(who, draft, sel, target, need_winning, show_bonus)
+        _actions(who, draft, sel)
+    for ref in edit.group_refs(draft):
+        if ref in (edit.HAND, edit.WIN) or (ref == edit.BONUS_GROUP and not show_bonus):
+            continue
+        if ref == edit.BONUS_GROUP and not (draft.bonus or adding):
+            continue
+        _group(who, draft, ref, sel, target, adding)
+        if sel and sel[1] == ref:
+            _palette(who, draft, sel, target, need_winning, show_bonus)
+            _actions(who, draft, sel)
+    _messages(draft)
+    if adding:
+        _palette(who, draft, None, target, need_winning, show_bonus)
+    _aside(who, draft)
+    return state.draft(who)
+
+
+def _exists(draft: edit.Draft, sel) -> bool:
+    try:
+        return sel[2] < len(edit.group_slots(draft, sel[1]))
+    except edit.EditError:
+        return False
+
+
+def _messages(draft: edit.Draft) -> None:
     too_many = [c for c, n in edit.tile_counts(draft).items() if n > 4]
     if too_many:
-        st.warning(f"More than 4 of {', '.join(too_many)}: one of them is misread.")
+        st.warning("More than 4 of {tiles}: one of them is misread.".format(tiles=", ".join(too_many)))
     message = state.take_flash()
     if message:
         st.warning(message)
-    if sel:
-        _actions(who, draft, sel)
-    _palette(who, sel, target, need_winning, show_bonus)
-    return state.draft(who)
+
+
+def render_tools(who: str) -> None:
+    """The whole-hand buttons: the orange tiles are right, a new set, clear."""
+    draft = state.draft(who)
+    doubtful = edit.doubtful(draft, LOW_CONFIDENCE)
+    if not (doubtful or draft.codes() or draft.bonus):
+        return
+    with st.container(horizontal=True, key=f"handbar__{who}", gap="small"):
+        if doubtful:
+            st.button(("The orange tile is right" if doubtful == 1 else
+                       "All {n} orange tiles are right").format(n=doubtful),
+                      key=f"confirm__{who}", icon=":material/done_all:",
+                      on_click=state.on_confirm_all, args=(who,))
+        if len(draft.melds) < edit.MAX_MELDS:
+            st.button("New set", key=f"newset__{who}", icon=":material/add_box:",
+                      on_click=state.on_new_set, args=(who,))
+        st.button("Clear", key=f"clear__{who}", icon=":material/backspace:",
+                  on_click=state.on_clear, args=(who,))

@@ -84,7 +84,7 @@ def render_add(ledger: Ledger | str, night: int | None, entry, session_id: str, 
     if isinstance(entry, str):
         st.button("Add to the ledger", key="ledger_add", disabled=True, width="stretch",
                   icon=":material/playlist_add:")
-        st.caption(f"Not yet: {entry}.")
+        # why not yet is said once, with the running total above the button
         return
     token = evaluate.entry_token(session_id, generation, entry)
     added = st.session_state["added"].get(token)

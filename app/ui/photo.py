@@ -65,29 +65,22 @@ def render(who: str, *, need_winning: bool = True) -> None:
     upload = None
     if mode == "Camera":
         upload = st.camera_input("Photo of the hand", key=f"camera__{who}__{gen}",
+                                 label_visibility="collapsed",
                                  help="Phones allow the camera only over https or on this "
                                       "machine; otherwise use Upload, which offers the camera.")
     elif mode == "Upload":
         upload = st.file_uploader("Photo of the hand", type=PHOTO_TYPES, key=f"upload__{who}__{gen}",
-                                  max_upload_size=MAX_UPLOAD_MB)
+                                  max_upload_size=MAX_UPLOAD_MB, label_visibility="collapsed")
     else:
         key = f"notation__{who}__{gen}"
-        st.text_input("Or type the hand", key=key, placeholder="[123m][EEE1]456p789sNN",
+        st.text_input("Type the hand", key=key, placeholder="[123m][EEE1]456p789sNN",
                       on_change=state.on_notation, args=(who, key, need_winning),
-                      help="Bracketed sets are exposed; the last tile is the winning tile.")
+                      help="Bracketed sets are exposed; the last tile is the winning tile; "
+                           "flowers and seasons are 1f to 8f.")
+    st.session_state["read_line"] = {}
     if upload is not None:
         _read(who, upload)
-        found = st.session_state["recog"].get(who)
-        if isinstance(found, str):
-            st.warning(found)
-        elif found is not None:
-            note = (f"{found.tiles} tiles read in {found.seconds:.1f} s"
-                    + (f"; **{found.doubtful} doubtful** (orange): check them" if found.doubtful else ""))
-            st.image(found.overlay_jpeg, caption=None, width="stretch")
-            st.caption(note)
-            if found.message:
-                st.info(found.message)
-            _other_readings(who, found.layout)
+        _show(who, st.session_state["recog"].get(who))
     elif mode != "Manual":
         if who in st.session_state["photo_ids"]:  # removed: the same photo may come again
             st.session_state["photo_ids"] = {k: v for k, v in st.session_state["photo_ids"].items()
@@ -95,6 +88,33 @@ def render(who: str, *, need_winning: bool = True) -> None:
         found = reader()
         if isinstance(found, str):
             st.info(found)
+
+
+def _show(who: str, found) -> None:
+    """The photo as read (the hand's tiles framed), one line of counts, hints, other readings."""
+    if isinstance(found, str):
+        st.warning(found)
+        return
+    if found is None:
+        return
+    with st.container(key=f"overlay__{who}"):
+        st.image(found.overlay_jpeg, caption=None, width="stretch")
+    st.session_state["read_line"] = {**st.session_state.get("read_line", {}),
+                                      who: read_line(found.tiles, found.seconds, found.doubtful)}
+    if found.message:
+        st.info(found.message)
+    _other_readings(who, found.layout)
+
+
+def read_line(tiles: int, seconds: float, doubtful: int) -> str:
+    """'14 tiles read in 0.3 s; 1 doubtful, framed in orange: check it.' (hand tiles only)"""
+    read = ("1 tile read in {seconds:.1f} s." if tiles == 1 else
+            "{tiles} tiles read in {seconds:.1f} s.").format(tiles=tiles, seconds=seconds)
+    if doubtful == 1:
+        return read + " 1 is doubtful, framed in orange: check it."
+    if doubtful:
+        return read + " {n} are doubtful, framed in orange: check them.".format(n=doubtful)
+    return read
 
 
 def _other_readings(who: str, layout) -> None:

@@ -18,7 +18,8 @@ def render_waits(waits: tuple[str, ...]) -> None:
     if not waits:
         return
     with st.container(horizontal=True, vertical_alignment="center", key="waits"):
-        st.markdown(f"Waits on **{len(waits)}** tile{'s' if len(waits) > 1 else ''}:")
+        st.markdown("Waits on **1** tile:" if len(waits) == 1 else
+                    "Waits on **{n}** tiles:".format(n=len(waits)))
         st.image(tiles_art.strip_png(tuple(waits), height=40))
 
 
@@ -41,28 +42,56 @@ def render_payments(payments, names: list[str]) -> None:
     st.markdown("| Player | Seat | Gets |\n|---|---|---:|\n" + "\n".join(lines))
 
 
-def render(outcome: evaluate.Outcome, names: list[str], rules: str) -> None:
+def sentence(text: str) -> str:
+    """A message as a sentence: capital first letter, one full stop."""
+    text = " ".join(str(text).split()).rstrip(".")
+    return (text[:1].upper() + text[1:] + ".") if text else ""
+
+
+def render_tally(outcome: evaluate.Outcome, entry, rules: str) -> None:
+    """The running total in one or two lines (the phone keeps it in view under the hand):
+    the score, or why there is none yet; what the ledger still needs."""
     result = outcome.result
+    unit = UNITS.get(rules, "points")
     if result is None:
-        if outcome.message:
-            st.info(outcome.message)
-        render_waits(outcome.waits)
+        st.info(sentence(outcome.message or "nothing scored yet"), icon=":material/pending:")
+    elif result.valid and isinstance(entry, str):
+        st.success("**{total} {unit}**: a valid hand; {todo}".format(
+            total=f"{result.total:g}", unit=unit, todo=sentence(entry)[:1].lower() + sentence(entry)[1:]),
+            icon=":material/check_circle:")
+    elif result.valid:
+        st.success("**{total} {unit}**: a valid hand".format(total=f"{result.total:g}", unit=unit),
+                   icon=":material/check_circle:")
+    else:
+        st.warning("Not valid: {reason}.".format(reason=(result.reason or "not a winning hand").rstrip(".")),
+                   icon=":material/cancel:")
+
+
+def render(outcome: evaluate.Outcome, names: list[str], rules: str) -> None:
+    """Everything behind the total: the waits, every fan with its tiles, details, payments."""
+    result = outcome.result
+    render_waits(outcome.waits)
+    if result is None:
         return
     unit = UNITS.get(rules, "points")
-    if result.valid:
-        st.success(f"**{result.total:g} {unit}**: a valid hand", icon=":material/check_circle:")
-    else:
-        st.warning(f"Not valid: {result.reason or 'not a winning hand'}", icon=":material/cancel:")
-        render_waits(outcome.waits)
-    st.caption(f"`{result.hand}`")
     render_fans(result, rules)
     if result.fans:
-        st.markdown(f"**Total: {result.total:g} {unit}**")
+        st.markdown("**Total: {total} {unit}**".format(total=f"{result.total:g}", unit=unit))
     extra = {k: v for k, v in (result.details or {}).items() if isinstance(v, (int, float, str))}
     if extra:
-        st.caption(" · ".join(f"{k.replace('_', ' ')}: {v}" for k, v in extra.items()))
+        st.caption(" · ".join(detail_line(k, v) for k, v in extra.items()))
     if result.valid and result.payments:
         render_payments(result.payments, names)
+
+
+def detail_line(key: str, value) -> str:
+    """'limit_hand', 'great_three_dragons' → 'Limit hand: Great Three Dragons'."""
+    words = key.replace("_", " ").capitalize()
+    if isinstance(value, str):
+        value = value.replace("_", " ").title()
+    elif isinstance(value, float):
+        value = f"{value:g}"
+    return "{what}: {value}".format(what=words, value=value)
 
 
 def render_table(outcome: evaluate.Outcome, names: list[str]) -> None:

@@ -20,6 +20,7 @@ DEFAULTS = {
     "recog": None,      # dict who → Recognition | message
     "photo_ids": None,  # dict who → id of the upload already read
     "added": None,      # dict token → hand number, hands this session put in the ledger
+    "adding": None,     # dict who → True while the palette stays open to add tiles
 }
 
 
@@ -27,7 +28,7 @@ def init() -> None:
     ss = st.session_state
     for key, value in DEFAULTS.items():
         if key not in ss:
-            ss[key] = {} if value is None and key in ("target", "recog", "photo_ids", "added") else value
+            ss[key] = {} if value is None and key in ("target", "recog", "photo_ids", "added", "adding") else value
     if "drafts" not in ss:
         ss["drafts"] = {"win": edit.Draft()}
     if "session_id" not in ss:
@@ -46,6 +47,10 @@ def target(who: str) -> str:
     return st.session_state["target"].get(who, edit.HAND)
 
 
+def palette_open(who: str) -> bool:
+    return bool(st.session_state["adding"].get(who))
+
+
 def flash(message: str | None) -> None:
     st.session_state["flash"] = message
 
@@ -61,6 +66,7 @@ def new_hand() -> None:
     ss["drafts"] = {"win": edit.Draft()}
     ss["sel"] = None
     ss["target"] = {}
+    ss["adding"] = {}
     ss["recog"] = {}
     ss["generation"] += 1
 
@@ -92,6 +98,18 @@ def on_palette(who: str, code: str, need_winning: bool) -> None:
 
 def on_target(who: str, ref: str) -> None:
     st.session_state["target"] = {**st.session_state["target"], who: ref}
+    st.session_state["adding"] = {**st.session_state["adding"], who: True}
+    st.session_state["sel"] = None
+
+
+def on_close_palette(who: str) -> None:
+    st.session_state["adding"] = {**st.session_state["adding"], who: False}
+    st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
+
+
+def on_bring_back(who: str, index: int | None) -> None:
+    """A tile the layout set aside goes back into the hand (None: all of them)."""
+    _apply(who, edit.bring_back, index)
     st.session_state["sel"] = None
 
 
@@ -119,6 +137,13 @@ def on_action(who: str, action: str, dest: str | None = None) -> None:
         _apply(who, edit.move_tile, ref, index, dest)
 
 
+def on_move(who: str, key: str) -> None:
+    """The 'Move to' menu of a tapped tile."""
+    dest = st.session_state.get(key)
+    if dest:
+        on_action(who, "move", dest)
+
+
 def on_kind(who: str, ref: str, key: str) -> None:
     st.session_state["sel"] = None
     _apply(who, edit.set_meld_kind, ref, st.session_state[key])
@@ -127,6 +152,7 @@ def on_kind(who: str, ref: str, key: str) -> None:
 
 def on_clear(who: str) -> None:
     set_draft(who, edit.Draft())
+    st.session_state["adding"] = {**st.session_state["adding"], who: False}
     st.session_state["sel"] = None
     st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
 
@@ -142,9 +168,10 @@ def _take_notation(who: str, text: str, failure: str) -> bool:
     try:
         hand = parse_hand(text)
     except InvalidHandError as exc:
-        flash(f"{failure} {text!r}: {exc}")
+        flash("{failure} {text}: {reason}".format(failure=failure, text=text, reason=exc))
         return False
-    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=draft(who).bonus))
+    set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=draft(who).bonus,
+                                       aside=draft(who).aside))
     st.session_state["sel"] = None
     return True
 
@@ -153,7 +180,7 @@ def on_reading(who: str, notation: str) -> None:
     """Take another reading the layout found for the photo (bonus tiles kept)."""
     # the layout offers complete hands only; a bad one is still a message, not a crash
     if _take_notation(who, notation, "Could not use"):
-        flash(f"Now reading the hand as {notation}")
+        flash("Now reading the hand as {notation}.".format(notation=notation))
 
 
 def on_notation(who: str, key: str, need_winning: bool) -> None:

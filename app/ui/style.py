@@ -19,22 +19,34 @@ def tile_rules() -> str:
 CSS = """
 <style>
 .block-container { padding-top: 1.2rem; padding-left: 0.7rem; padding-right: 0.7rem; }
-/* tiles: 7 to a row in the hand, 9 to a row in the palette, whatever the phone's width */
-div[class*="st-key-tile__"], div[class*="st-key-add__"] {
-  --tile-w: min(52px, calc((100vw - 1.4rem - 6 * 4px - 8px) / 7));
+/* tiles: 8 to a row in the hand, 9 to a row in the palette, whatever the phone's width */
+div[class*="st-key-tile__"], div[class*="st-key-add__"], div[class*="st-key-aside__"] {
+  --tile-w: min(52px, calc((100vw - 1.4rem - 7 * 4px - 8px) / 8));
   flex: 0 0 var(--tile-w) !important; width: var(--tile-w) !important; }
 div[class*="st-key-pal__"] {
   --tile-w: min(46px, calc((100vw - 1.4rem - 8 * 3px - 8px) / 9));
   flex: 0 0 var(--tile-w) !important; width: var(--tile-w) !important; }
 div[class*="st-key-tile__"] button, div[class*="st-key-pal__"] button,
-div[class*="st-key-add__"] button {
+div[class*="st-key-add__"] button, div[class*="st-key-aside__"] button {
   width: 100%%; min-width: 0; aspect-ratio: 42 / 74; height: auto; min-height: 0;
   padding: 0 0 1px 0; display: flex; align-items: flex-end; justify-content: center;
   border-radius: 7px; border: 1px solid #bbb; background-color: #fbf8ef;
   background-repeat: no-repeat; background-position: center top; background-size: 100%% auto;
 }
-div[class*="st-key-tile__"] button p, div[class*="st-key-pal__"] button p {
-  font-size: 11px; line-height: 12px; color: #333; }
+div[class*="st-key-tile__"] button p, div[class*="st-key-pal__"] button p,
+div[class*="st-key-aside__"] button p { font-size: 11px; line-height: 12px; color: #333; }
+/* the palette's tiles are shorter: the face is enough to choose by */
+div[class*="st-key-pal__"] button { aspect-ratio: 42 / 62; background-size: 100%% auto; }
+/* the winning tile: gold, a little apart from the concealed tiles */
+div[class*="st-key-tile__"][class*="__win__0__"] button { border: 3px solid #d4a017; }
+div[class*="st-key-tile__"][class*="__win__0__"] { margin-left: 6px; }
+/* a tile set aside: greyed, until tapped back */
+div[class*="st-key-aside__"] button { opacity: 0.55; border-style: dashed; }
+/* a guessed winning tile: a dashed purple frame and a question mark on the tile */
+div[class*="st-key-tile__"][class*="__gss__"] button { border: 3px dashed #8a2be2; position: relative; }
+div[class*="st-key-tile__"][class*="__gss__"] button::after { content: "?"; position: absolute;
+  top: -8px; right: -8px; width: 18px; height: 18px; border-radius: 9px; background: #8a2be2;
+  color: white; font: bold 13px/18px sans-serif; text-align: center; }
 div[class*="st-key-tile__"][class*="__dbt__"] button { border: 3px solid #ff8c00; }
 div[class*="st-key-tile__"][class*="__sel__"] button { border: 3px solid #1f5fd0;
   box-shadow: 0 0 0 3px #9bbcf2; }
@@ -47,6 +59,21 @@ div.stButton > button, div.stDownloadButton > button { min-height: 44px; }
 div[class*="st-key-tile__"] button, div[class*="st-key-pal__"] button,
 div[class*="st-key-add__"] button { min-height: 0 !important; }
 div[data-testid="stButtonGroup"] button { min-height: 42px; }
+/* the running total and "Add to the ledger" stay at the foot of the screen while the hand
+   is in view (a phone shows the columns one under the other) */
+div[data-testid="stLayoutWrapper"]:has(> .st-key-tally), .st-key-tally {
+  position: sticky; bottom: 0; z-index: 90; }
+.st-key-tally { background: #fff; padding: 4px 0 8px 0; border-top: 1px solid #ddd; gap: 4px; }
+.st-key-tally div[data-testid="stAlert"] > div { padding: 6px 12px; }
+/* the photo as read: short enough that the hand shows under it */
+div[class*="st-key-overlay__"] img { max-height: 130px; object-fit: contain; }
+/* closer together than Streamlit's default: a phone screen holds photo, hand and total */
+div[data-testid="stVerticalBlock"] { gap: 0.5rem; }
+.st-key-tally div[data-testid="stAlert"] { flex: 1 1 60%%; }
+.st-key-tally div[data-testid="stAlert"] p { font-size: 15px; }
+div[data-testid="stFileUploaderDropzone"] { padding: 6px 12px; }
+div[data-testid="stFileUploader"] section { padding: 4px 8px; }
+div[data-testid="stCaptionContainer"] { margin-bottom: -6px; }
 %(tiles)s
 </style>
 """ % {"tiles": tile_rules()}

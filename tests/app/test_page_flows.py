@@ -7,6 +7,7 @@ import io
 
 from streamlit.testing.v1 import AppTest
 
+from app import edit
 from app_fixtures import PAGE, click, keys, tap_palette, texts, tile_key
 
 HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
@@ -54,9 +55,11 @@ def test_correction_replace_remove_add_move_kind_and_winning_tile(page):
     for code in ("1m", "2m", "3m"):
         index = [s.code for s in draft(page).hand].index(code)
         click(page, tile_key(page, "win", "hand", index))
-        click(page, "move__win__new_meld" if code == "1m" else "move__win__meld0")
+        page.selectbox(key=f"moveto__win__hand__{index}").set_value(
+            "new_meld" if code == "1m" else "meld0").run()
     assert draft(page).melds[0].kind == "chow" and len(draft(page).melds[0].tiles) == 3
     assert "Set 1" in [s.label for s in page.selectbox]
+    assert "Chow, exposed" in [s.value and edit.KIND_LABELS.get(s.value) for s in page.selectbox]
     # change its kind: back to the concealed tiles
     kind = next(s for s in page.selectbox if s.key.startswith("kind__win__meld0__"))
     kind.set_value("loose").run()
@@ -84,7 +87,7 @@ def test_correction_replace_remove_add_move_kind_and_winning_tile(page):
 def test_what_the_photo_cannot_show_changes_the_score_and_payments(page):
     build(page)
     said = texts(page)
-    assert "Not yet" in said and "discarded" in said  # no payments before 'how'
+    assert "tap who discarded" in said  # no payments before 'how'
     page.pills(key="how__0__0").set_value(1).run()  # South discarded
     table = next(m.value for m in page.markdown if m.value.startswith("| Player | Seat"))
     assert "| East | E | **+39** |" in table and "| South | S | **−23** |" in table
@@ -95,7 +98,7 @@ def test_what_the_photo_cannot_show_changes_the_score_and_payments(page):
     assert "Prevalent Wind" not in texts(page)
     page.toggle(key="last_tile__0").set_value(True).run()
     assert "Last Tile Draw" in texts(page)
-    page.pills(key="winner").set_value(2).run()  # West won: seat wind changes
+    page.selectbox(key="winner").set_value(2).run()  # West won: seat wind changes
     assert "Seat Wind" not in texts(page)
 
 

@@ -19,7 +19,7 @@ def test_upload_reads_the_photo_into_the_hand_and_marks_the_doubtful_tile(page, 
     assert not page.exception and not page.error
     assert len(page.image) >= 1  # the overlay
     said = texts(page)
-    assert "14 tiles read" in said and "1 doubtful" in said
+    assert "14 tiles read" in said and "1 is doubtful" in said
     codes = _drafted(page)
     assert sorted(codes) == sorted(HAND[:5] + ["9p"] + HAND[6:])
     doubtful = [k for k in keys(page, "tile__win__") if "__dbt__" in k]
