@@ -15,6 +15,7 @@ import sys
 
 from typing import TYPE_CHECKING
 
+from app.commands.sets import add_set_option, set_refiner
 from app.i18n import _, ngettext
 from app.i18n.messages import translate
 
@@ -35,6 +36,7 @@ def add_parser(subparsers) -> None:
                                "confidence, vision.pipeline.OPERATING_CONF or $MAHJONG_LENS_CONF)"))
     parser.add_argument("--max-megapixels", type=float, default=None,
                         help=_("refuse larger images (default: vision.image's limit, 64)"))
+    add_set_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     max_pixels = DEFAULT_MAX_PIXELS if args.max_megapixels is None else int(args.max_megapixels * 1e6)
     try:
         reader = TileReader(args.model or model_path(), max_pixels=max_pixels,
-                            conf=args.conf)
+                            conf=args.conf, refiner=set_refiner(args))
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None
     failed = 0

@@ -266,3 +266,9 @@ def test_a_set_on_disk_reads_back_through_the_named_refiner(reader_refiner, tmp_
     assert forget_hand("night", 12, tmp_path) == 2
     assert len(load_set("night", tmp_path)) == 0
     assert store.FOLDER in str(set_path("night", tmp_path))
+
+
+def test_a_clear_tile_is_never_dropped_to_fit_codes():
+    boxes = grid((9, 9, 9, 7, 8))
+    with pytest.raises(TileSetError, match="found 42 tiles in 5 rows .*CODES has 41"):
+        match_photo(boxes, np.full(len(boxes), 0.9), 41, 0.5)

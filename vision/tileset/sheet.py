@@ -6,7 +6,8 @@ CODES gives them (`123456789m 123456789p ...`: a space or `/` between rows). A b
 dragon or a pale flower scores low as a tile, and one tile can get two boxes, so before
 giving up: boxes inside one tile are merged, a short count takes the next most tile-like
 boxes that lie in a row (a row shorter than the player said, when the rows are given), and a
-long count keeps the most tile-like ones. Only when the rows still do not fit is the photo
+long count drops its least tile-like strays (odd size, alone in a row, or scored far below
+the rest), never a clear tile. Only when the rows still do not fit is the photo
 refused, with what was found ("found 41 tiles in 5 rows (9,9,9,7,7), CODES has 42").
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ INSIDE = 0.6      # a box this much inside another (of its own area) is part of 
 OVERLAP = 0.3     # a weaker box overlapping a kept one this much (IoU) is not another tile
 SIZE_RANGE = (0.35, 2.8)  # of the median kept box area: a tile of the sheet
 ROW_GAP = 0.5     # a new row starts this many median tile heights below the last
+STRAY_DROP = 0.25  # a box scored this much under the sheet's median tile may be a stray
 
 
 def parse_codes(text: str) -> tuple[list[str], tuple[int, ...] | None]:
@@ -122,8 +124,8 @@ def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
     boxes, scores = merge_inside(np.asarray(boxes, np.float64).reshape(-1, 4),
                                  np.asarray(scores, np.float64).reshape(-1))
     kept = np.flatnonzero(scores >= conf)
-    if len(kept) > want:  # the most tile-like
-        kept = kept[np.argsort(-scores[kept])[:want]]
+    if len(kept) > want:
+        kept = _drop_strays(boxes, scores, kept, want)
     elif len(kept) < want and len(kept):
         kept = _look_again(boxes, scores, kept, want, conf, rows_wanted)
     rows = rows_of(boxes[kept])
@@ -134,6 +136,29 @@ def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
                            f"({','.join(map(str, lengths))}), CODES has {said}")
     order = kept[np.concatenate(rows)]
     return Match(boxes[order], scores[order], lengths)
+
+
+def _drop_strays(boxes, scores, kept, want) -> np.ndarray:
+    """`kept` less its least tile-like boxes, as long as they are strays: of a size no sheet
+    tile has, alone in a row, or scored STRAY_DROP below the sheet's median. A clear tile
+    is never dropped to fit CODES: the codes would shift onto the wrong tiles."""
+    kept = list(kept)
+    while len(kept) > want:
+        stray = [k for k in kept if _is_stray(boxes, scores, kept, k)]
+        if not stray:
+            break
+        kept.remove(min(stray, key=lambda k: scores[k]))
+    return np.array(kept, np.int64)
+
+
+def _is_stray(boxes, scores, kept, k) -> bool:
+    median_area = float(np.median([_area(boxes[i]) for i in kept]))
+    if not SIZE_RANGE[0] <= _area(boxes[k]) / median_area <= SIZE_RANGE[1]:
+        return True
+    if scores[k] < float(np.median(scores[kept])) - STRAY_DROP:
+        return True
+    rows = rows_of(boxes[kept])
+    return any(len(r) == 1 and kept[r[0]] == k for r in rows) and len(rows) > 1
 
 
 def _look_again(boxes, scores, kept, want, conf, rows_wanted) -> np.ndarray:

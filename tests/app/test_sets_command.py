@@ -1,0 +1,65 @@
+"""`mahjong-lens sets [--json]`, `sets --delete NAME`, and `--set NAME` on the reading
+commands: a missing or damaged set is one line and exit 2."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from app.cli import main
+from vision.runtime import DEFAULT_CLASSIFIER_PATH
+from vision.tileset.store import TileSet, save_set, set_path
+
+
+def stored(data, name="home"):
+    feats = np.eye(3, 8, dtype=np.float32)
+    tileset = TileSet(name, np.ones(8, np.float32)).add(["1m", "1m", "5f"], feats, feats,
+                                                         "sheet", when=1_800_000_000.0)
+    return save_set(tileset, data)
+
+
+def test_sets_json_lists_examples_per_class_and_when_last_taught(tmp_path, capsys):
+    stored(tmp_path, "home")
+    broken = set_path("old", tmp_path)
+    broken.write_bytes(b"not a set")
+    assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0] == {"name": "home", "examples": {"1m": 2, "5f": 1}, "tiles": 3,
+                        "last_taught": "2027-01-15T08:00:00Z", "error": None}
+    assert lines[1]["name"] == "old" and "damaged" in lines[1]["error"]
+
+
+def test_sets_without_any_prints_nothing(tmp_path, capsys):
+    assert main(["sets", "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_sets_delete_removes_one_and_refuses_a_path(tmp_path, capsys):
+    path = stored(tmp_path)
+    assert main(["sets", "--delete", "home", "--data-dir", str(tmp_path)]) == 0
+    assert not path.exists()
+    assert main(["sets", "--delete", "home", "--data-dir", str(tmp_path)]) == 2
+    assert main(["sets", "--delete", "../ledger", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "mahjong-lens sets: no tile set named 'home'"
+    assert err[1].startswith("mahjong-lens sets: '../ledger' is not a tile set name")
+
+
+@pytest.mark.parametrize("command", ["detect", "read", "score"])
+@pytest.mark.parametrize("make, message", [
+    (lambda data: None, "no tile set named 'home'"),
+    (lambda data: set_path("home", data).parent.mkdir() or set_path("home", data).write_bytes(b"x"),
+     "tile set 'home' is damaged"),
+])
+def test_reading_with_a_missing_or_damaged_set_is_one_line(tmp_path, capsys, monkeypatch,
+                                                           command, make, message):
+    if not DEFAULT_CLASSIFIER_PATH.is_file():
+        pytest.skip("the committed crop reader is not there")
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER", raising=False)
+    make(tmp_path)
+    photo = tmp_path / "p.jpg"
+    photo.write_bytes(b"")
+    assert main([command, str(photo), "--set", "home", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mahjong-lens {command}: {message}") and err.count("\n") == 1
