@@ -15,7 +15,7 @@ from app import i18n
 from app.i18n import _
 from app.i18n.messages import translate
 
-COMMANDS = ("app", "detect", "read", "score", "teach", "sets")
+COMMANDS = ("app", "detect", "read", "score", "teach", "sets", "play")
 
 
 def build_parser() -> argparse.ArgumentParser:
