@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 
+from app.commands.sets import add_set_option, set_refiner
 from scoring.errors import InvalidHandError
 from scoring.request import error_object, score_request
 from scoring.rules import RuleSet
@@ -32,6 +33,7 @@ def add_parser(sub) -> None:
     p.add_argument("--fourth-tile", action="store_true", help="the winning tile is the last copy (other 3 visible)")
     p.add_argument("--json", action="store_true", help="print JSON (one object per line)")
     p.add_argument("--model", help="detector ONNX file for a photo (default: the committed model)")
+    add_set_option(p)
     p.set_defaults(run=run)
 
 
@@ -51,10 +53,10 @@ def _request_from_flags(args, hand_text: str) -> dict:
             "last_tile": args.last_tile, "kong": args.kong, "fourth_tile": args.fourth_tile}
 
 
-def _hand_from_photo(path: str, model: str | None) -> tuple[str, list[str]]:
+def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[str, list[str]]:
     """Notation and bonus tiles read from a photo (detector + layout)."""
     from app.commands.read import read_photo  # vision is only imported when a photo is given
-    layout = read_photo(path, model)
+    layout = read_photo(path, model, refiner)
     if not layout.notation:
         raise InvalidHandError(f"{path}: the tiles read do not form a complete hand "
                                f"({' '.join(layout.notes) or 'check the photo with mahjong-lens read'})")
@@ -187,7 +189,7 @@ def run(args) -> int:
         raise InvalidHandError("give the hand as --hand NOTATION, a PHOTO, or '-' for stdin")
     request = _request_from_flags(args, args.hand or "")
     if args.photo:
-        notation, bonus = _hand_from_photo(args.photo, args.model)
+        notation, bonus = _hand_from_photo(args.photo, args.model, set_refiner(args))
         request["hand"] = notation
         request["flowers"] = ",".join(sorted(set(bonus) | set(filter(None, args.flowers.split(",")))))
     out = score_request(request, args.rules, args.preset, overrides)
