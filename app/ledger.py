@@ -177,6 +177,15 @@ class Ledger:
         self._write(lambda conn: conn.executemany(
             "INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", [(night, i, n) for i, n in enumerate(names)]))
 
+    def setting(self, key: str) -> str | None:
+        """A table-wide setting kept beside the names (the page's language), or None."""
+        rows = self._read("SELECT value FROM meta WHERE key=?", (f"setting.{key}",))
+        return rows[0][0] if rows else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._write(lambda conn: conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                              (f"setting.{key}", str(value))))
+
     # --- hands ---------------------------------------------------------------------------
     def add_hand(self, night: int, entry: HandEntry, token: str) -> int:
         """Record a hand with the night's current names; refuses the same token twice."""

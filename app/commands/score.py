@@ -8,6 +8,10 @@ import signal
 import sys
 import threading
 
+from app import i18n
+from app.i18n import _
+from app.i18n.fans import fan_label, fan_name
+from app.i18n.messages import translate
 from app.commands.sets import add_set_option, set_refiner
 from scoring.errors import InvalidHandError
 from scoring.request import error_object, score_request
@@ -15,24 +19,24 @@ from scoring.rules import RuleSet
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("score", help="score a hand (notation, photo, or '-' for JSON lines on stdin)")
-    p.add_argument("photo", nargs="?", help="a photo of the hand, or '-' to read one case per line from stdin")
-    p.add_argument("--hand", help="the hand in notation, e.g. [123m][EEE1]456p789sNN")
-    p.add_argument("--rules", default="mcr", choices=[r.value for r in RuleSet])
-    p.add_argument("--preset", help="rule preset (MCR: wmo, china)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="override one rule option")
+    p = sub.add_parser("score", help=_("score a hand (notation, photo, or '-' for JSON lines on stdin)"))
+    p.add_argument("photo", nargs="?", help=_("a photo of the hand, or '-' to read one case per line from stdin"))
+    p.add_argument("--hand", help=_("the hand in notation, e.g. [123m][EEE1]456p789sNN"))
+    p.add_argument("--rules", default="mcr", choices=[r.value for r in RuleSet], help=_("rule set (default mcr)"))
+    p.add_argument("--preset", help=_("rule preset (MCR: wmo, china)"))
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=_("override one rule option"))
     win = p.add_mutually_exclusive_group()
-    win.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn from the wall")
-    win.add_argument("--discarder", metavar="E|S|W|N", help="seat of the player who discarded the winning tile")
-    p.add_argument("--seat", default="E", metavar="E|S|W|N", help="the winner's seat wind (default E)")
-    p.add_argument("--round", default="E", metavar="E|S|W|N", help="the prevalent (round) wind (default E)")
-    p.add_argument("--dealer", default="E", metavar="E|S|W|N", help="the dealer's seat (default E)")
-    p.add_argument("--flowers", default="", metavar="1f,6f", help="the winner's bonus tiles")
-    p.add_argument("--last-tile", action="store_true", help="last tile of the wall (self-drawn) / last discard")
-    p.add_argument("--kong", action="store_true", help="won on a kong replacement (self-drawn) / robbed a kong")
-    p.add_argument("--fourth-tile", action="store_true", help="the winning tile is the last copy (other 3 visible)")
-    p.add_argument("--json", action="store_true", help="print JSON (one object per line)")
-    p.add_argument("--model", help="detector ONNX file for a photo (default: the committed model)")
+    win.add_argument("--self-drawn", action="store_true", help=_("the winning tile was drawn from the wall"))
+    win.add_argument("--discarder", metavar="E|S|W|N", help=_("seat of the player who discarded the winning tile"))
+    p.add_argument("--seat", default="E", metavar="E|S|W|N", help=_("the winner's seat wind (default E)"))
+    p.add_argument("--round", default="E", metavar="E|S|W|N", help=_("the prevalent (round) wind (default E)"))
+    p.add_argument("--dealer", default="E", metavar="E|S|W|N", help=_("the dealer's seat (default E)"))
+    p.add_argument("--flowers", default="", metavar="1f,6f", help=_("the winner's bonus tiles"))
+    p.add_argument("--last-tile", action="store_true", help=_("last tile of the wall (self-drawn) / last discard"))
+    p.add_argument("--kong", action="store_true", help=_("won on a kong replacement (self-drawn) / robbed a kong"))
+    p.add_argument("--fourth-tile", action="store_true", help=_("the winning tile is the last copy (other 3 visible)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON (one object per line)"))
+    p.add_argument("--model", help=_("detector ONNX file for a photo (default: the committed model)"))
     add_set_option(p)
     p.set_defaults(run=run)
 
@@ -164,19 +168,33 @@ def _batch(args, overrides) -> int:
     for raw in _lines():  # every line is answered, a blank one too: answers stay in step
         out, bad = _answer(raw, args, overrides)
         failed += bad
-        _emit(out)
+        _emit(_with_local_names(out, args))
     return 2 if failed else 0
 
 
 def _print_text(out: dict) -> None:
-    verdict = "valid" if out["valid"] else f"not valid: {out.get('reason')}"
+    """The fan table in the current language: fan names as its players say them, with the
+    Chinese name; amounts written the language's way (English output is unchanged)."""
+    english = i18n.current() == i18n.SOURCE
+    verdict = _("valid") if out["valid"] else \
+        _("not valid: {reason}").format(reason=translate(out.get("reason")))
     print(f"{out['hand']}  {out['total']}  ({verdict})")
     for fan in out.get("fans", []):
         times = f" x{fan['count']}" if fan["count"] > 1 else ""
         sets = f"  ← {' '.join(fan['sets'])}" if fan.get("sets") else ""
-        print(f"  {fan['points'] * fan['count']:>4}  {fan['name']} {fan['name_zh']}{times}{sets}")
+        print(f"  {fan['points'] * fan['count']:>4}  {fan_label(out['rules'], fan['name'], fan['name_zh'])}"
+              f"{times}{sets}")
     if out.get("payments"):
-        print("  payments: " + ", ".join(f"{k} {v:+g}" for k, v in out["payments"].items()))
+        amounts = ", ".join(f"{k} {v:+g}" if english else f"{k} {i18n.format_amount(v)}"
+                            for k, v in out["payments"].items())
+        print("  " + _("payments: {amounts}").format(amounts=amounts))
+
+
+def _with_local_names(out: dict, args) -> dict:
+    """JSON keeps `name` (English) and `name_zh`; `--lang` adds `name_local` to each fan."""
+    if not getattr(args, "lang", None) or not out.get("fans"):
+        return out
+    return {**out, "fans": [{**fan, "name_local": fan_name(out["rules"], fan["name"])} for fan in out["fans"]]}
 
 
 def run(args) -> int:
@@ -194,7 +212,7 @@ def run(args) -> int:
         request["flowers"] = ",".join(sorted(set(bonus) | set(filter(None, args.flowers.split(",")))))
     out = score_request(request, args.rules, args.preset, overrides)
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json.dumps(_with_local_names(out, args), ensure_ascii=False))
     else:
         _print_text(out)
     return 0

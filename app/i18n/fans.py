@@ -205,3 +205,10 @@ def fan_definition(rules: str, name: str) -> str:
     fam = family(rules)
     text = DEFINITIONS[fam].get(name, "")
     return _in_context(f"{fam} definition", text) if text else ""
+
+
+def fan_label(rules: str, name: str, name_zh: str) -> str:
+    """A fan as a line of the score names it: the name in the current language and the Chinese
+    name players know it by ('Bezwartościowa Ręka 无番和'); the Chinese name alone in Chinese."""
+    local = fan_name(rules, name)
+    return name_zh if local == name_zh else f"{local} {name_zh}".strip()

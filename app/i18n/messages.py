@@ -34,6 +34,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("a self-drawn win has no discarder"),
     N_("wind must be one of E, S, W, N, got {text}"),
     N_("{code} is not a bonus tile (flowers 1f..4f, seasons 5f..8f)"),
+    N_("{code} is not a tile or bonus tile (1f..8f)"),
     N_("a bonus tile appears twice in {text} (there is one of each)"),
     N_("a loser's hand has at most 14 tiles, counting a kong as 3; got {size}"),
     # rules and options
