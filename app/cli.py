@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     parser = build_parser()
+    if not argv:  # plain `mahjong-lens`: what it can do, not an error
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     try:
         args.language = i18n.choose(args.lang)

@@ -16,8 +16,8 @@ from enum import Enum
 from functools import lru_cache
 
 from .errors import InvalidHandError
-from .tiles import (INDEX, check_code, format_tiles, is_honour, number, parse_bonus, parse_tiles,
-                    sorted_tiles, suit)
+from .tiles import (INDEX, check_code, format_tiles, is_bonus, is_honour, number, parse_bonus,
+                    parse_tiles, sorted_tiles, suit)
 
 
 class MeldKind(str, Enum):
@@ -215,8 +215,9 @@ def _parse_meld(body: str) -> Meld:
     raise InvalidHandError(f"{shown} is not a set: a bracket holds 3 or 4 tiles, got {len(tiles)}")
 
 
-def split_notation(text: str) -> tuple[list[Meld], list[str]]:
-    """Notation → (declared melds, the tiles outside brackets in written order)."""
+def split_notation(text: str, *, allow_bonus: bool = False) -> tuple[list[Meld], list[str]]:
+    """Notation → (declared melds, the tiles outside brackets in written order; with
+    `allow_bonus`, flowers and seasons 1f..8f among them)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidHandError("empty hand notation")
     text = text.strip().replace(" ", "")
@@ -230,12 +231,18 @@ def split_notation(text: str) -> tuple[list[Meld], list[str]]:
     rest = text[pos:]
     if "[" in rest or "]" in rest:
         raise InvalidHandError(f"unbalanced or misplaced bracket in {text!r}")
-    return melds, parse_tiles(rest)
+    return melds, parse_tiles(rest, allow_bonus=allow_bonus)
 
 
 def parse_hand(text: str, bonus=None) -> Hand:
-    """Notation → Hand. Raises InvalidHandError with a one-line message naming the problem."""
-    melds, tiles = split_notation(text)
+    """Notation → Hand; flowers and seasons (1f..8f) may be written anywhere outside the
+    brackets and join `bonus`. Raises InvalidHandError with a one-line message naming the
+    problem."""
+    melds, written = split_notation(text, allow_bonus=True)
+    tiles = [t for t in written if not is_bonus(t)]
+    flowers = tuple(t for t in written if is_bonus(t))
+    if flowers:
+        bonus = parse_bonus(bonus) + flowers
     size = len(tiles) + 3 * len(melds)
     if size == 14:
         *concealed, winning = tiles

@@ -30,12 +30,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument("photos", nargs="+", metavar="PHOTO", help=_("image files (JPEG, PNG, ...)"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON object per photo"))
     parser.add_argument("--model", default=None,
-                        help=_("detector ONNX file (default: the committed models/detector.onnx)"))
+                        help=_("tile finder model, an ONNX file (default: the one that comes "
+                               "with mahjong-lens)"))
     parser.add_argument("--conf", type=_fraction, default=None,
-                        help=_("minimum tile score, 0..1 (default: the pipeline's operating "
-                               "confidence, vision.pipeline.OPERATING_CONF or $MAHJONG_LENS_CONF)"))
+                        help=_("lowest tile score listed, 0..1 (default 0.5, or "
+                               "$MAHJONG_LENS_CONF)"))
     parser.add_argument("--max-megapixels", type=float, default=None,
-                        help=_("refuse larger images (default: vision.image's limit, 64)"))
+                        help=_("refuse larger images (default 64)"))
     add_set_option(parser)
     parser.set_defaults(run=run)
 
@@ -50,11 +51,29 @@ def _fraction(text: str) -> float:
     return value
 
 
+def reading_order(xyxy) -> list[int]:
+    """Tiles as a person reads them: rows from the top (a tile joins a row when its centre
+    lies within half a tile's height of the row's first), each row left to right."""
+    boxes = [tuple(float(v) for v in box) for box in xyxy]
+    if not boxes:
+        return []
+    heights = sorted(b[3] - b[1] for b in boxes)
+    half = heights[len(heights) // 2] / 2
+    rows: list[tuple[list[int], float]] = []
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i][1] + boxes[i][3]):
+        centre = (boxes[i][1] + boxes[i][3]) / 2
+        if rows and centre - rows[-1][1] <= half:
+            rows[-1][0].append(i)
+        else:
+            rows.append(([i], centre))
+    return [i for row, _ in rows for i in sorted(row, key=lambda i: boxes[i][0] + boxes[i][2])]
+
+
 def reading_to_json(image: str, reading: PhotoReading) -> dict:
     found = reading.detections
-    tiles = [{"code": code, "box": [round(float(v), 1) for v in box],
-              "confidence": round(float(score), 4)}
-             for code, box, score in zip(found.codes, found.xyxy, found.confidence)]
+    codes, xyxy, confidence = list(found.codes), list(found.xyxy), list(found.confidence)
+    tiles = [{"code": codes[i], "box": [round(float(v), 1) for v in xyxy[i]],
+              "confidence": round(float(confidence[i]), 4)} for i in reading_order(xyxy)]
     line = {"image": image, "width": reading.photo.width, "height": reading.photo.height,
             "seconds": round(reading.seconds, 4), "tiles": tiles, "error": None}
     if not tiles:  # issue 7: a photo without tiles is bad input, said in one line

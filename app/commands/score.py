@@ -62,8 +62,9 @@ def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[str, l
     from app.commands.read import read_photo  # vision is only imported when a photo is given
     layout = read_photo(path, model, refiner)
     if not layout.notation:
-        raise InvalidHandError(f"{path}: the tiles read do not form a complete hand "
-                               f"({' '.join(layout.notes) or 'check the photo with mahjong-lens read'})")
+        from app.commands.read import tiles_read
+        raise InvalidHandError(f"{path}: the tiles read make no complete hand: {tiles_read(layout)}; "
+                               f"`mahjong-lens read {path}` says more")
     return layout.notation, [t.code for t in layout.bonus]
 
 
@@ -203,6 +204,8 @@ def run(args) -> int:
         if args.hand:
             raise InvalidHandError("give either --hand or '-' (stdin), not both")
         return _batch(args, overrides)
+    if args.hand and args.photo:
+        raise InvalidHandError("give the hand as --hand NOTATION or as a PHOTO, not both")
     if bool(args.hand) == bool(args.photo):
         raise InvalidHandError("give the hand as --hand NOTATION, a PHOTO, or '-' for stdin")
     request = _request_from_flags(args, args.hand or "")

@@ -1,0 +1,102 @@
+"""What the command line says: help without an argument and for each command in the
+player's words, the tiles read when a photo makes no complete hand, `detect` in reading
+order, flowers typed in the notation, and "not both" for a photo and a typed hand."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.cli import main
+from app.commands.detect import reading_order
+from app_fixtures import table_photo
+from scoring.hand import parse_hand
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _help(capsys, *argv):
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_plain_command_prints_the_help(capsys):
+    code, out, err = _run(capsys)
+    assert code == 0 and out.startswith("usage: mahjong-lens") and "score" in out and not err
+
+
+def test_score_rules_says_what_it_is_and_its_default(capsys):
+    text = " ".join(_help(capsys, "score").split())
+    assert re.search(r"--rules \{mcr,hk001,hk002,classical\} \S.*default mcr", text)
+
+
+def test_detect_help_has_no_internal_names(capsys):
+    text = _help(capsys, "detect")
+    for internal in ("vision.", "OPERATING_CONF", "models/", ".onnx)", "'s limit"):
+        assert internal not in text
+
+
+def test_read_help_says_what_it_does(capsys):
+    text = " ".join(_help(capsys, "read").split())
+    assert "Read the hand in a photo" in text and "no complete hand" in text
+
+
+@pytest.fixture
+def incomplete_photo(tmp_path, stub_model):
+    """The stub's photo: 9p read for 6p, so the tiles make no complete hand."""
+    path = tmp_path / "hand.jpg"
+    path.write_bytes(table_photo())
+    return str(path)
+
+
+def test_read_on_an_incomplete_hand_prints_the_tiles_it_read(capsys, incomplete_photo):
+    code, out, _ = _run(capsys, "read", incomplete_photo)
+    first = out.splitlines()[0]
+    assert code == 0 and first.startswith("no complete hand; the tiles read: ")
+    assert first.split(": ", 1)[1].split() == ["1m", "2m", "3m", "4p", "5p", "9p", "7s", "8s",
+                                               "9s", "1z", "1z", "1z", "2z", "2z"]
+
+
+def test_score_on_an_incomplete_hand_says_the_tiles_in_one_plain_line(capsys, incomplete_photo):
+    code, out, err = _run(capsys, "score", incomplete_photo, "--self-drawn")
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1
+    assert "no complete hand: 1m 2m 3m 4p 5p 9p" in err
+    assert not re.search(r"\([^)]*\(", err)  # no parentheses inside parentheses
+
+
+def test_score_a_photo_and_a_typed_hand_is_not_both(capsys, tmp_path):
+    code, _, err = _run(capsys, "score", str(tmp_path / "hand.jpg"), "--hand", "123m456p789sEEESS")
+    assert code == 2 and "not both" in err
+
+
+@pytest.mark.parametrize("boxes, order", [
+    # one row, written right to left
+    ([(200, 0, 250, 70), (100, 0, 150, 70), (0, 2, 50, 72)], [2, 1, 0]),
+    # two rows (sets above, the hand below), tiles a little uneven, given scrambled
+    ([(60, 205, 110, 275), (0, 0, 50, 70), (0, 200, 50, 270), (55, 8, 105, 78),
+      (120, 196, 170, 266)], [1, 3, 2, 0, 4]),
+    ([], []),
+])
+def test_detect_lists_tiles_in_reading_order(boxes, order):
+    assert reading_order(boxes) == order
+
+
+@pytest.mark.parametrize("notation, bonus", [
+    ("[123m][EEE1]456p789sSS1f", ("1f",)),
+    ("[123m][EEE1]456p789sS6f1fS", ("1f", "6f")),
+    ("123m456p789sEEESS8f", ("8f",)),
+])
+def test_flowers_can_be_typed_in_the_notation(notation, bonus):
+    hand = parse_hand(notation)
+    assert hand.bonus == bonus and hand.winning == "2z" and len(hand.concealed) + 3 * len(hand.melds) == 13
+
+
+def test_a_typed_flower_scores(capsys):
+    code, out, _ = _run(capsys, "score", "--hand", "[123m][EEE1]456p789sSS1f", "--self-drawn")
+    assert code == 0 and "Flower Tiles" in out
