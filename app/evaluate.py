@@ -1,8 +1,8 @@
 """From what the page holds (a draft, the answers to what the photo cannot show, the rule
 choice) to what it shows: a `ScoreResult` or a plain reason, the waits, payments by name.
 
-Pure functions over plain values; no Streamlit here. A rule set whose scorer is not in this
-build yet gives a message, never an exception.
+Pure functions over plain values; no Streamlit here. A hand that cannot be scored gives a
+message, never an exception.
 """
 from __future__ import annotations
 
@@ -12,16 +12,14 @@ from dataclasses import dataclass
 
 from scoring.decompose import waits
 from scoring.errors import InvalidHandError
-from scoring.hand import Hand, WinContext, format_hand
+from scoring.hand import WinContext, format_hand
+from scoring.payments import SEATS
 from scoring.result import ScoreResult
 from scoring.rules import RuleSet, make_options, parse_rules
 
 from . import edit
 
-SEATS = "ESWN"
 SEAT_NAMES = ("East", "South", "West", "North")
-RULE_LABELS = {"mcr": "MCR (Chinese Official)", "hk001": "Hong Kong (HK001)",
-               "hk002": "Hong Kong (HK002)", "classical": "Chinese Classical"}
 
 
 @dataclass(frozen=True)
@@ -60,21 +58,7 @@ class Outcome:
         return self.result is not None and self.result.valid
 
 
-def scorer_problem(rules: RuleSet | str) -> str | None:
-    """None when the rule set's scorer is in this build, else a line saying it is not."""
-    rules = parse_rules(rules)
-    try:
-        module = rules.module
-        for name in ("Options", "PRESETS", "score"):
-            getattr(module, name)
-    except (ImportError, AttributeError):
-        return f"The {RULE_LABELS[rules.value]} scorer is not in this build yet."
-    return None
-
-
 def presets(rules: RuleSet | str) -> list[str]:
-    if scorer_problem(rules):
-        return []
     return list(parse_rules(rules).module.PRESETS)
 
 
@@ -90,8 +74,6 @@ class OptionField:
 
 def option_fields(rules: RuleSet | str, preset: str | None) -> list[OptionField]:
     """The option fields of a rule set, valued as in `preset` (generic over its Options)."""
-    if scorer_problem(rules):
-        return []
     options = make_options(rules, preset)
     hints = typing.get_type_hints(type(options))
     out = []
@@ -140,7 +122,6 @@ def score_draft(draft: edit.Draft, situation: Situation, rules: RuleSet | str,
     """Score the winner's hand, or say in one line why it cannot be scored yet."""
     if not draft.codes() and not draft.bonus:
         return Outcome(message="No hand yet: take or upload a photo, or choose Manual to type the hand or tap its tiles.")
-    problem = scorer_problem(rules)
     hand_waits = draft_waits(draft)
     try:
         hand = edit.to_hand(draft)
@@ -148,15 +129,11 @@ def score_draft(draft: edit.Draft, situation: Situation, rules: RuleSet | str,
     except InvalidHandError as exc:
         return Outcome(message=str(exc), waits=hand_waits)
     notation = format_hand(hand)
-    if problem:
-        return Outcome(message=problem, waits=hand_waits, notation=notation)
     try:
         options = make_options(rules, preset, overrides)
         result = parse_rules(rules).module.score(hand, ctx, options)
     except InvalidHandError as exc:
         return Outcome(message=str(exc), waits=hand_waits, notation=notation)
-    except NotImplementedError as exc:
-        return Outcome(message=f"Not scored yet: {exc}", waits=hand_waits, notation=notation)
     return Outcome(result=result, message=None if result.valid else result.reason,
                    waits=hand_waits if not result.valid else (), notation=notation)
 
@@ -178,7 +155,7 @@ def score_table(drafts: dict, situation: Situation, preset: str | None = None,
     drafts; the winner's seat is skipped among the others, empty drafts are not given."""
     outcome = score_draft(drafts.get("win") or edit.Draft(), situation, RuleSet.CLASSICAL, preset,
                           overrides)
-    if outcome.result is None or scorer_problem(RuleSet.CLASSICAL):
+    if outcome.result is None:
         return outcome
     from scoring.rules.classical_table import score_table as table
     try:
@@ -197,13 +174,6 @@ def score_table(drafts: dict, situation: Situation, preset: str | None = None,
     winner = dataclasses.replace(result.winner, payments=result.net)
     return dataclasses.replace(outcome, result=winner, players=result.players,
                                transfers=tuple(result.transfers))
-
-
-def hand_of(draft: edit.Draft) -> Hand | None:
-    try:
-        return edit.to_hand(draft)
-    except InvalidHandError:
-        return None
 
 
 def payments_by_name(payments: dict | None, names: list[str]) -> list[tuple[str, str, float]]:

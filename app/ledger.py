@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoring.payments import SEATS
+
 SCHEMA_VERSION = 1
 FILE_NAME = "ledger.sqlite3"
 ENV_DATA = "MAHJONG_LENS_DATA"
-SEATS = "ESWN"
 DEFAULT_NAMES = ("East", "South", "West", "North")
 
 SCHEMA = """

@@ -17,15 +17,16 @@ from typing import Protocol
 import numpy as np
 from PIL import Image
 
-from vision.layout import LaidTile, TableLayout
+from scoring.tiles import BACK, BONUS
+from vision import layout as table_layout
 from vision import runtime
+from vision.layout import LaidTile, TableLayout
 from vision.legibility import photo_hint
 
 # what else in the environment changes the reader: the crop classifier, the operating confidence
 READER_ENV = runtime.READER_ENV
 LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
 OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
-BONUS_CODES = {f"{n}f" for n in range(1, 9)}
 
 
 class Reader(Protocol):
@@ -67,20 +68,10 @@ def baseline_layout(codes: list[str], boxes: np.ndarray, confidence: np.ndarray)
              for code, box, c in zip(codes, boxes, confidence)]
     tiles.sort(key=lambda t: (t.box[0] + t.box[2]) / 2)
     return TableLayout(
-        concealed=tuple(t for t in tiles if t.code not in BONUS_CODES and t.code != "back"),
-        bonus=tuple(t for t in tiles if t.code in BONUS_CODES),
-        ignored=tuple(t for t in tiles if t.code == "back"),
+        concealed=tuple(t for t in tiles if t.code not in BONUS and t.code != BACK),
+        bonus=tuple(t for t in tiles if t.code in BONUS),
+        ignored=tuple(t for t in tiles if t.code == BACK),
         notes=("every tile read as concealed: set the exposed sets and the winning tile",))
-
-
-def read_layout(detections) -> TableLayout:
-    """The layout module's grouping when it exists in this build, else the baseline."""
-    from vision import layout
-    grouping = getattr(layout, "read_layout", None)
-    if grouping is not None:
-        return grouping(detections)
-    return baseline_layout(list(detections.codes), np.asarray(detections.xyxy),
-                           np.asarray(detections.confidence))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -127,7 +118,7 @@ def recognise(data: bytes, reader: Reader) -> Recognition | str:
         return f"The tile reader failed on this photo ({_one_line(exc)}). Enter the hand by hand."
     detections = reading.detections
     try:
-        layout = read_layout(detections)
+        layout = table_layout.read_layout(detections)
     except Exception as exc:  # a grouping failure still leaves the tiles usable
         layout = baseline_layout(list(detections.codes), np.asarray(detections.xyxy),
                                  np.asarray(detections.confidence))

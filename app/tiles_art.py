@@ -7,7 +7,6 @@ page never depends on a font being installed.
 """
 from __future__ import annotations
 
-import base64
 import io
 from functools import lru_cache
 from pathlib import Path
@@ -157,11 +156,6 @@ def tile_png(code: str, selected: bool = False) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
-
-
-@lru_cache(maxsize=64)
-def tile_data_uri(code: str) -> str:
-    return "data:image/png;base64," + base64.b64encode(tile_png(code)).decode("ascii")
 
 
 def strip_png(codes: tuple, height: int = 48, gap: int = 3) -> bytes:

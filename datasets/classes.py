@@ -5,6 +5,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from scoring.tiles import BONUS, PLAYING
+
 CLASSES_YAML = Path(__file__).with_name("classes.yaml")
 
 
@@ -22,7 +24,6 @@ def class_index() -> dict[str, int]:
     return {name: i for i, name in enumerate(class_names())}
 
 
-TILE_CODES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
-    f"{n}z" for n in range(1, 8)) + tuple(f"{n}f" for n in range(1, 9))
-SUIT_CODES = TILE_CODES[:34]
-BONUS_CODES = TILE_CODES[34:]
+SUIT_CODES = PLAYING     # the 34 playing tiles, 1m..9s then 1z..7z
+BONUS_CODES = BONUS      # 1f..8f
+TILE_CODES = PLAYING + BONUS

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .hand import WinContext
-
-SEATS = "ESWN"
+from .tiles import WIND_LETTERS as SEATS
 
 
 def _zero_sum(amounts: dict[int, float]) -> dict[str, float]:

@@ -26,7 +26,7 @@ DRAGONS: tuple[str, ...] = HONOURS[4:]
 HONOUR_LETTERS = "ESWNPFC"  # 1z..7z
 LETTER_TO_CODE = {ch: f"{i + 1}z" for i, ch in enumerate(HONOUR_LETTERS)}
 CODE_TO_LETTER = {v: k for k, v in LETTER_TO_CODE.items()}
-WIND_LETTERS = "ESWN"
+WIND_LETTERS = "ESWN"  # also the seats, East first: the one spelling of the four
 
 NAMES: dict[str, tuple[str, str]] = {
     **{f"{n}m": (f"{n} Characters", f"{'一二三四五六七八九'[n - 1]}万") for n in range(1, 10)},
@@ -62,14 +62,6 @@ def is_terminal_or_honour(code: str) -> bool:
 
 def is_bonus(code: str) -> bool:
     return code[1] == "f"
-
-
-def is_wind(code: str) -> bool:
-    return code in WINDS
-
-
-def is_dragon(code: str) -> bool:
-    return code in DRAGONS
 
 
 def bonus_seat(code: str) -> int:

@@ -9,11 +9,10 @@ import streamlit as st
 
 from app import evaluate
 from app.ledger import Ledger, LedgerError
-from scoring.payments import table_points
+from scoring.payments import SEATS, table_points
 
 from . import state
 
-SEATS = "ESWN"
 _LEDGERS: dict[str, Ledger] = {}
 
 

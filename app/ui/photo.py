@@ -15,8 +15,6 @@ from app import edit, recognise
 from . import state
 
 MODES = ("Camera", "Upload", "Manual")
-MODE_ICONS = {"Camera": ":material/photo_camera:", "Upload": ":material/upload:",
-              "Manual": ":material/touch_app:"}
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "bmp", "tif", "tiff"]
 MAX_UPLOAD_MB = 50
 

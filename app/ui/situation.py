@@ -84,10 +84,6 @@ def render_rules() -> str:
 
 def render_options(rules: str) -> tuple[str | None, dict]:
     """The preset and the options changed from it, folded away."""
-    problem = evaluate.scorer_problem(rules)
-    if problem:
-        st.info(problem + " Tiles and the ledger still work; scores appear when it lands.")
-        return None, {}
     presets = evaluate.presets(rules)
     default = RuleSet(rules).default_preset
     preset = default

@@ -25,10 +25,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scoring.tiles import BONUS as BONUS_CODES
 from vision.boxes import short_sides
 from vision.runtime import DEFAULT_GLYPH_PATH, cpu_session, glyph_setting
 
-BONUS_CODES = ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f")
 HEIGHTS = (80, 104, 136)  # the tile's height at each reading: glyphs 0.08-0.27 of a tile high
 UPRIGHT = 0.9  # a box at least this tall for its width holds an upright (or upside-down) tile
 BONUS_MASS = 0.5  # reweigh a tile whose bonus classes hold at least this much probability

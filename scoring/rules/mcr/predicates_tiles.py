@@ -16,7 +16,6 @@ def mask(indices) -> int:
 
 
 M, P, S = mask(range(9)), mask(range(9, 18)), mask(range(18, 27))
-SUITED = M | P | S
 WINDS = mask(range(27, 31))
 DRAGONS = mask(range(31, 34))
 HONOURS = WINDS | DRAGONS
