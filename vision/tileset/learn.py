@@ -36,7 +36,7 @@ class SheetTile:
 @dataclass(frozen=True)
 class Sheet:
     """A read sheet, ready to store: the tiles in reading order with their codes and the
-    features that will be stored (`features`, `turned`: (N, D))."""
+    features that will be stored (`features`, `turned`: (N, K, D))."""
     tiles: tuple[SheetTile, ...]
     rows: tuple[tuple[int, ...], ...]  # per photo, the row lengths found
     features: np.ndarray

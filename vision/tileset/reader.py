@@ -16,29 +16,37 @@ on as without a set: flowers and seasons re-read from shifted boxes and weighed 
 printed glyphs, and the photo's tiles read together as one set (no fifth copy, one of each
 bonus tile: vision/recognition/copies.py).
 
-The three numbers were chosen on development designs only, by the rule written in
-datasets/eval/tileset.py before any figure was seen (models/README.md, "Learning a table's
-set").
+The three numbers (`Blend`) and the sizes an example is kept at (VIEW_SIDES) were chosen on
+development designs only, by the rule written in datasets/eval/tileset.py before any figure
+was seen (models/README.md, "Learning a table's set").
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.recognition.refine import CropClassifier, default_refiner, turn_over
 from vision.tileset.store import TileSet
 
 FEATURES = "features"
+# Besides the crop as photographed, each example is kept as the tile would look this many
+# pixels across its short side: a sheet is shot close, a hand's tiles are often small.
+VIEW_SIDES = (36, 24)
 PROBABILITIES = "probabilities"
 
 
 @dataclass(frozen=True)
 class Blend:
-    weight: float = 0.8
-    temperature: float = 0.03
-    threshold: float = 0.8
+    """Chosen by the rule of datasets/eval/tileset.py on development designs only: of weight
+    {0.5, 0.8, 1.0} x temperature {0.02, 0.05} x threshold {0.6, 0.75, 0.9}, with examples at
+    three sizes, mean F1 of the five development designs 0.8097 untaught -> 0.8151, none
+    lower (models/README.md, "Learning a table's set")."""
+    weight: float = 0.5
+    temperature: float = 0.05
+    threshold: float = 0.6
 
 
 DEFAULT_BLEND = Blend()
@@ -55,17 +63,20 @@ def has_features(classifier) -> bool:
 
 
 class Bank:
-    """A set's examples as one matrix: rows of `vectors` (2M, D) are the examples as cut and
-    turned; `owner` says which taught class (0..K-1) each row is; `classes` (K,) the ids."""
+    """A set's examples as one matrix: rows of `vectors` are every view of every example (each
+    size, as cut and turned); `owner` says which taught class each row is (0..len(classes)-1);
+    `classes` the class ids taught."""
 
     def __init__(self, tileset: TileSet, names) -> None:
         index = {name: i for i, name in enumerate(names)}
         ids = np.array([index[c] for c in tileset.codes], np.int64)
         self.classes = np.unique(ids)
-        owner = np.searchsorted(self.classes, ids)
-        order = np.argsort(np.concatenate([owner, owner]), kind="stable")
-        self.vectors = np.concatenate([tileset.features, tileset.turned])[order]
-        self.owner = np.concatenate([owner, owner])[order]
+        views = tileset.features.shape[1] * 2
+        owner = np.repeat(np.searchsorted(self.classes, ids), views)
+        order = np.argsort(owner, kind="stable")
+        vectors = np.concatenate([tileset.features, tileset.turned], axis=1)
+        self.vectors = vectors.reshape(len(owner), -1)[order]
+        self.owner = owner[order]
         self.starts = np.flatnonzero(np.r_[True, np.diff(self.owner) != 0])
 
     def similarity(self, features: np.ndarray) -> np.ndarray:
@@ -145,17 +156,40 @@ class TaughtClassifier(CropClassifier):
 
     def features(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                      np.ndarray]:
-        """(probabilities as cut (N, C), features as cut (N, D), features turned (N, D)) of
-        the tiles in `boxes` (in `rgb`'s pixels), one ONNX call: what a set stores."""
+        """(probabilities as cut (N, C), features as cut (N, K, D), features turned (N, K, D))
+        of the tiles in `boxes` (in `rgb`'s pixels), at the photo's size and shrunk to each
+        of VIEW_SIDES (a set is taught close up and read from farther): what a set stores."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-        if not len(boxes):
-            empty = np.zeros((0, 0), np.float32)
+        n, sizes = len(boxes), 1 + len(VIEW_SIDES)
+        if not n:
+            empty = np.zeros((0, sizes, 0), np.float32)
             return np.zeros((0, len(self.names)), np.float32), empty, empty
-        cut = self.crops(rgb, boxes)
-        probs, feats = self.session.run([PROBABILITIES, FEATURES],
-                                        {self.input_name: np.concatenate([cut, turn_over(cut)])})
-        n = len(boxes)
-        return probs[:n], feats[:n], feats[n:]
+        cuts = [self.crops(rgb, boxes)] + [self.shrunk_crops(rgb, boxes, side)
+                                           for side in VIEW_SIDES]
+        batch = np.concatenate(cuts + [turn_over(c) for c in cuts])
+        probs, feats = self.session.run([PROBABILITIES, FEATURES], {self.input_name: batch})
+        feats = feats.reshape(2, sizes, n, -1).transpose(0, 2, 1, 3)
+        return probs[:n], feats[0], feats[1]
+
+    def shrunk_crops(self, rgb: np.ndarray, boxes: np.ndarray, side: int) -> np.ndarray:
+        """Crops of the tiles as a photo `side` pixels across their short side shows them
+        (a tile already that small as it is)."""
+        from vision.recognition.refine import square_crop
+
+        out = np.empty((len(boxes), self.size, self.size, 3), np.uint8)
+        for i, box in enumerate(boxes):
+            w, h = box[2] - box[0], box[3] - box[1]
+            f = min(1.0, side / max(1.0, float(min(w, h))))
+            pad = 0.3 * max(w, h)
+            x0, y0 = int(max(0, box[0] - pad)), int(max(0, box[1] - pad))
+            x1, y1 = int(min(rgb.shape[1], box[2] + pad)), int(min(rgb.shape[0], box[3] + pad))
+            region = rgb[y0:y1, x0:x1]
+            small = cv2.resize(region, (max(2, round(region.shape[1] * f)),
+                                        max(2, round(region.shape[0] * f))),
+                               interpolation=cv2.INTER_AREA)
+            moved = (np.asarray(box, np.float64) - [x0, y0, x0, y0]) * f
+            out[i] = square_crop(small, moved, self.size, self.margin)
+        return np.ascontiguousarray(out.transpose(0, 3, 1, 2), np.float32) * (1.0 / 255.0)
 
 
 def taught_refiner(tileset: TileSet | None = None, base: CropClassifier | None = None,

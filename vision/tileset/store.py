@@ -2,7 +2,8 @@
 
 One file per set, `<data folder>/tilesets/<name>.npz` (the data folder of the ledger:
 app.ledger.data_dir). Each example is one tile: its code, the reader's features of its crop
-as cut and turned 180° (a hand's tile may lie either way up), where it came from (`source`:
+as cut and turned 180° (a hand's tile may lie either way up), each at a few sizes (the tile
+as photographed and shrunk, vision/tileset/reader.py VIEW_SIDES), where it came from (`source`:
 "sheet" for a taught photo, "hand:<id>" for a hand added to the ledger) and when. The file
 also keeps the reader model's features of a fixed probe image (`probe`): features of
 another model mean nothing, so a set taught with another model is refused in one line
@@ -63,15 +64,16 @@ def set_path(name: str, data: str | os.PathLike | None = None) -> Path:
 
 @dataclass(frozen=True)
 class TileSet:
-    """A set's examples (M of them): `codes` (M,), `features` and `turned` (M, D) float32,
+    """A set's examples (M of them): `codes` (M,), `features` and `turned` (M, K, D) float32
+    (K sizes of the crop, as cut and turned 180°),
     `sources` (M,), `taught` (M,) seconds since the epoch; `probe` (P,): the reader's
     features of the probe image, which identify the model the set was taught with."""
 
     name: str
     probe: np.ndarray
     codes: tuple[str, ...] = ()
-    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
-    turned: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 0), np.float32))
+    turned: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 0), np.float32))
     sources: tuple[str, ...] = ()
     taught: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
@@ -94,13 +96,14 @@ class TileSet:
         if unknown:
             raise TileSetError(f"not tile codes: {', '.join(unknown)}")
         features, turned = _matrix(features, len(codes)), _matrix(turned, len(codes))
-        if len(self) and features.shape[1] != self.features.shape[1]:
+        if features.shape != turned.shape or (len(self) and
+                                              features.shape[1:] != self.features.shape[1:]):
             raise TileSetError("these features do not match the set's reader")
         stamp = time.time() if when is None else float(when)
         merged = replace(
             self, codes=self.codes + codes,
-            features=np.concatenate([self.features.reshape(-1, features.shape[1]), features]),
-            turned=np.concatenate([self.turned.reshape(-1, turned.shape[1]), turned]),
+            features=np.concatenate([self.features.reshape(-1, *features.shape[1:]), features]),
+            turned=np.concatenate([self.turned.reshape(-1, *turned.shape[1:]), turned]),
             sources=self.sources + (str(source),) * len(codes),
             taught=np.concatenate([self.taught, np.full(len(codes), stamp)]))
         return merged.bounded(keep)
@@ -129,8 +132,10 @@ class TileSet:
 
 
 def _matrix(values, rows: int) -> np.ndarray:
+    """(rows, K, D) feature vectors ((rows, D): one size)."""
     out = np.asarray(values, np.float32)
-    if out.ndim != 2 or len(out) != rows:
+    out = out[:, None, :] if out.ndim == 2 else out
+    if out.ndim != 3 or len(out) != rows:
         raise TileSetError(f"expected {rows} feature vectors, got shape {out.shape}")
     return out
 
@@ -205,7 +210,8 @@ def _check_shapes(tileset: TileSet, version: int) -> None:
     m = len(tileset.codes)
     if version != FORMAT:
         raise TileSetError(f"format {version}, expected {FORMAT}")
-    if (tileset.features.shape[0] != m or tileset.turned.shape != tileset.features.shape
+    if (tileset.features.ndim != 3 or tileset.features.shape[0] != m
+            or tileset.turned.shape != tileset.features.shape
             or len(tileset.sources) != m or tileset.taught.shape != (m,)):
         raise TileSetError("its arrays disagree in length")
     if set(tileset.codes) - set(TILES):

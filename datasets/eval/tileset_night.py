@@ -1,0 +1,93 @@
+"""A game night without a sheet: hands in a row with one design, each hand's truth fed back as
+the player's corrections, tile fixes per hand with and without learning.
+
+    python -m datasets.eval.tileset night [--design kmj_traditional] [--hands 16]
+
+Hand i is scene i of `datasets.synth.generate --designs DESIGN --seed NIGHT_SEED`. A hand
+needs one fix per hand tile read wrong or not found, and per box among the hand's tiles on
+no tile (`fixes`); `misread` counts the first kind only, the part a set can change. After
+each hand, every hand tile the page showed is added to the set with its true code (what
+learn_hand stores when the corrected hand goes into the ledger); tiles not found have no box
+to learn from.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from datasets.eval.tileset import load_scenes, scenes_of, setup
+
+MATCH_IOU = 0.5
+
+
+def hand_fixes(scene, found, conf: float) -> tuple[int, int, list[tuple[int, str]]]:
+    """(fixes, misread, [(shown detection index, true code) of the hand tiles found])."""
+    from vision.boxes import box_iou
+
+    hand = [t for t in scene.truth["tiles"] if t.get("label") and t["group"] != "distractor"]
+    labelled = [t for t in scene.truth["tiles"] if t.get("label")]
+    shown = np.flatnonzero(found.tile_score >= conf)
+    xy = found.xyxy[shown]
+    iou = box_iou(np.array([t["box"] for t in labelled]), xy) if len(xy) else np.zeros((len(labelled), 0))
+    fixes = misread = 0
+    used, taught = set(), []
+    for k, t in enumerate(labelled):
+        j = int(iou[k].argmax()) if iou.shape[1] else -1
+        hit = j >= 0 and iou[k, j] >= MATCH_IOU and j not in used
+        if hit:
+            used.add(j)
+        if t["group"] == "distractor":
+            continue
+        if not hit:
+            fixes += 1
+            continue
+        taught.append((int(shown[j]), t["label"]))
+        if found.codes[shown[j]] != t["label"]:
+            fixes += 1
+            misread += 1
+    if hand:
+        box = np.array([t["box"] for t in hand])
+        lo, hi = box[:, :2].min(0), box[:, 2:].max(0)
+        pad = np.median(box[:, 2:] - box[:, :2])
+        for j in set(range(len(xy))) - used:
+            c = (xy[j, :2] + xy[j, 2:]) / 2
+            if np.all(c >= lo - pad) and np.all(c <= hi + pad):
+                fixes += 1
+    return fixes, misread, taught
+
+
+def run_night(design: str, hands: int, seed: int, cache: Path) -> dict:
+    from scoring.tiles import TILES
+    from vision.runtime import operating_conf
+    from vision.tileset.reader import TaughtClassifier
+    from vision.tileset.store import TileSet
+
+    _, base, reader, _ = setup(cache)
+    scenes = load_scenes(scenes_of(design, hands, seed, cache), reader)
+    conf = operating_conf()
+    untaught = TaughtClassifier(base.base, None)
+    tileset = TileSet(f"night-{design}", base.probe())
+    rows = []
+    for i, scene in enumerate(scenes):
+        plain = untaught.refine(scene.rgb, scene.found).scaled(*scene.scale)
+        learnt = TaughtClassifier(base.base, tileset).refine(scene.rgb, scene.found)
+        fixes_plain, misread_plain, _ = hand_fixes(scene, plain, conf)
+        fixes, misread, taught = hand_fixes(scene, learnt.scaled(*scene.scale), conf)
+        taught = [(j, code) for j, code in taught if code in TILES]
+        if taught:
+            boxes = learnt.xyxy[[j for j, _ in taught]]
+            _, feats, turned = base.features(scene.rgb, boxes)
+            tileset = tileset.add([c for _, c in taught], feats, turned, f"hand:{i + 1}")
+        rows.append({"hand": i + 1, "without": fixes_plain, "with": fixes,
+                     "misread_without": misread_plain, "misread_with": misread})
+        print(rows[-1], flush=True)
+    later = [r for r in rows if r["hand"] >= 5]
+
+    def mean(key):
+        return round(float(np.mean([r[key] for r in later])), 3) if later else None
+    return {"design": design, "hands": rows,
+            "summary": {"hands_5_on_fixes_without": mean("without"),
+                        "hands_5_on_fixes_with": mean("with"),
+                        "hands_5_on_misread_without": mean("misread_without"),
+                        "hands_5_on_misread_with": mean("misread_with")}}
