@@ -9,14 +9,13 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from datasets.classes import TILE_CODES
 from datasets.art.faces import FACE_H, FACE_W
-
-REPO = Path(__file__).resolve().parents[2]
+from datasets.classes import TILE_CODES
+from vision.runtime import REPO_ROOT
 
 
 def art_dir() -> Path:
-    return Path(os.environ.get("MAHJONG_ART_DIR", REPO / "cache" / "art"))
+    return Path(os.environ.get("MAHJONG_ART_DIR", REPO_ROOT / "cache" / "art"))
 
 
 def fit_face(img: np.ndarray | Image.Image, bg=None) -> np.ndarray:

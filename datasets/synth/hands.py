@@ -1,10 +1,9 @@
-"""Random complete winning hands, written in the design.md notation.
+"""Random complete winning hands, written in the hand notation (scoring.hand).
 
 Scenes must show real finished hands (so the layout stage and the scorer see believable
 shapes), not random tiles. This sampler draws the legal winning shapes of rules.md §1.1 from
-one physical set (four copies of each tile, one of each bonus tile). It is independent of
-`scoring/` so that data generation never waits on the scorer; tests check every hand with
-`scoring.decompose` when it is importable.
+one physical set (four copies of each tile, one of each bonus tile); tests check every hand
+with `scoring.decompose`.
 """
 from __future__ import annotations
 
@@ -13,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from datasets.classes import BONUS_CODES, SUIT_CODES
+from scoring.tiles import format_tiles, sorted_tiles
 
-HONOUR_LETTERS = "ESWNPFC"  # 1z..7z, the notation of rules.md
 TERMINALS_HONOURS = tuple(f"{n}{s}" for s in "mps" for n in (1, 9)) + tuple(f"{n}z" for n in range(1, 8))
 
 
@@ -48,46 +47,11 @@ class DrawnHand:
 
     @property
     def notation(self) -> str:
-        return "".join(_format_meld(m) for m in self.melds) + _format_run(sorted_codes(self.concealed)) + _format_run([self.winning])
+        melds = "".join(f"[{format_tiles(m.tiles)}{m.offer or ''}]" for m in self.melds)
+        return melds + format_tiles(sorted_tiles(self.concealed)) + format_tiles([self.winning])
 
     def tiles(self) -> list[str]:
         return [t for m in self.melds for t in m.tiles] + list(self.concealed) + [self.winning]
-
-
-def sort_key(code: str) -> tuple[int, int]:
-    return ("mpszf".index(code[1]), int(code[0]))
-
-
-def sorted_codes(codes) -> list[str]:
-    return sorted(codes, key=sort_key)
-
-
-def _letter(code: str) -> str:
-    return HONOUR_LETTERS[int(code[0]) - 1]
-
-
-def _format_run(codes: list[str]) -> str:
-    """Consecutive tiles of one suit share the suit letter; honours are letters."""
-    out, digits, suit = [], "", ""
-    for c in codes:
-        if c[1] == "z":
-            if digits:
-                out.append(digits + suit)
-                digits = ""
-            out.append(_letter(c))
-            continue
-        if suit and c[1] != suit and digits:
-            out.append(digits + suit)
-            digits = ""
-        digits, suit = digits + c[0], c[1]
-    if digits:
-        out.append(digits + suit)
-    return "".join(out)
-
-
-def _format_meld(m: DrawnMeld) -> str:
-    body = "".join(_letter(t) for t in m.tiles) if m.tiles[0][1] == "z" else "".join(t[0] for t in m.tiles) + m.tiles[0][1]
-    return f"[{body}{m.offer if m.offer else ''}]"
 
 
 class _Pool:
@@ -236,44 +200,5 @@ def sample_hand(rng: np.random.Generator, *, bonus_rate: float = 1.0,
     shape = str(rng.choice(list(SHAPE_WEIGHTS), p=list(SHAPE_WEIGHTS.values())))
     hand = _standard(rng, kongs) if shape == "standard" else SHAPES[shape](rng)
     n_bonus = int(rng.choice(9, p=[0.22, 0.2, 0.18, 0.14, 0.1, 0.06, 0.05, 0.03, 0.02])) if rng.random() < bonus_rate else 0
-    bonus = tuple(sorted_codes(str(c) for c in rng.choice(BONUS_CODES, n_bonus, replace=False)))
+    bonus = tuple(sorted_tiles(str(c) for c in rng.choice(BONUS_CODES, n_bonus, replace=False)))
     return DrawnHand(hand.shape, hand.melds, hand.concealed, hand.winning, bonus)
-
-
-def is_complete_counts(tiles: list[str]) -> bool:
-    """A small self-check (standard shape or seven pairs or thirteen orphans) used when the
-    scorer is not importable; kongs must already be reduced to three tiles."""
-    counts = {c: 0 for c in SUIT_CODES}
-    for t in tiles:
-        counts[t] += 1
-    if len(tiles) == 14 and all(v in (0, 2, 4) for v in counts.values()):
-        return True
-    if sorted(set(tiles)) == sorted(TERMINALS_HONOURS) and len(tiles) == 14:
-        return True
-
-    def sets(c: dict[str, int]) -> bool:
-        first = next((k for k in SUIT_CODES if c[k]), None)
-        if first is None:
-            return True
-        if c[first] >= 3:
-            c[first] -= 3
-            if sets(c):
-                return True
-            c[first] += 3
-        n, s = int(first[0]), first[1]
-        if s != "z" and n <= 7 and c[f"{n + 1}{s}"] and c[f"{n + 2}{s}"]:
-            for k in (first, f"{n + 1}{s}", f"{n + 2}{s}"):
-                c[k] -= 1
-            ok = sets(c)
-            for k in (first, f"{n + 1}{s}", f"{n + 2}{s}"):
-                c[k] += 1
-            return ok
-        return False
-
-    for p in SUIT_CODES:
-        if counts[p] >= 2:
-            counts[p] -= 2
-            if sets(dict(counts)):
-                return True
-            counts[p] += 2
-    return False

@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.classes import BONUS_CODES, SUIT_CODES
-from datasets.synth.hands import DrawnHand, KongRates, sort_key
+from datasets.synth.hands import DrawnHand, KongRates
 from datasets.synth.render import Tile
+from scoring.tiles import sort_key
 
 Z = np.array([0.0, 0.0, 1.0])
 

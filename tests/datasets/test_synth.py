@@ -15,14 +15,10 @@ import pytest
 from datasets.classes import TILE_CODES, class_names
 from datasets.art.designs import DEVELOPMENT, EXTRA, HELD_OUT, select
 from datasets.art.faces import available_fonts
-from datasets.synth.hands import MORE_KONGS, KongRates, is_complete_counts, sample_hand
 from datasets.synth.generate import generate
-
-try:
-    from scoring.decompose import decompositions
-    from scoring.hand import parse_hand
-except ImportError:  # the scorer is written concurrently; fall back to the sampler's own check
-    decompositions = parse_hand = None
+from datasets.synth.hands import MORE_KONGS, KongRates, sample_hand
+from scoring.decompose import decompositions
+from scoring.hand import parse_hand
 
 
 @pytest.fixture(scope="session")
@@ -88,8 +84,6 @@ def test_hand_tiles_match_the_notation_and_groups(run):
 
 
 def _complete(notation: str) -> bool:
-    if decompositions is None:
-        pytest.skip("scoring.decompose is not importable yet")
     return len(decompositions(parse_hand(notation))) > 0
 
 
@@ -104,10 +98,7 @@ def test_sampled_hands_are_complete(seed):
     for _ in range(150):
         h = sample_hand(rng)
         assert len(h.tiles()) == 14 + sum(len(m.tiles) == 4 for m in h.melds)
-        if decompositions is not None:
-            assert _complete(h.notation), h.notation
-        elif h.shape in ("standard", "seven_pairs", "thirteen_orphans"):
-            assert is_complete_counts([x for m in h.melds for x in m.tiles[:3]] + list(h.concealed) + [h.winning])
+        assert _complete(h.notation), h.notation
 
 
 def test_more_kongs_draws_more_kongs_and_leaves_the_other_draws_alone():
@@ -116,7 +107,7 @@ def test_more_kongs_draws_more_kongs_and_leaves_the_other_draws_alone():
     def kongs(rates):
         rng = np.random.default_rng(3)
         hands = [sample_hand(rng, **rates) for _ in range(400)]
-        assert all(_complete(h.notation) for h in hands if decompositions is not None)
+        assert all(_complete(h.notation) for h in hands)
         return [h.notation for h in hands], sum(m.kind == "kong" for h in hands for m in h.melds)
 
     usual, n_usual = kongs({})
