@@ -38,7 +38,7 @@ def guarded(where: str):
     """One plain line instead of a traceback; Streamlit's own rerun/stop signals pass."""
     try:
         yield
-    except Exception as exc:  # the page's last line of defence (issue 6, item 7)
+    except Exception as exc:  # the page's last line of defence: no traceback reaches the player
         log.exception("error in %s", where)
         text = " ".join(str(exc).split())[:200] or type(exc).__name__
         st.error(f"Something went wrong in {where} ({text}). The rest of the page still works.")

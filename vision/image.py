@@ -10,7 +10,7 @@ default of iPhone cameras, through pillow-heif, which also turns the picture upr
 (it resets the EXIF orientation, so nothing is turned twice). HEVC has no reduced-scale
 decode: a 12 MP HEIC laid out in 512-pixel tiles, as phones write it, decodes in about
 0.25 s on 2 cores (a JPEG at half scale: 0.02 s), so the whole reading takes about 0.42 s
-against 0.18 s (session 15, `cache/timing_12mp.jpg` saved both ways).
+against 0.18 s (`cache/timing_12mp.jpg` saved both ways).
 
 `load_photo(..., min_side=640)` lets a JPEG decode at 1/2, 1/4 or 1/8 scale in the DCT
 (Pillow's `draft`), which is ten times faster than a full 12-megapixel decode and loses

@@ -2,7 +2,7 @@
 
 The reader reads each tile from the full-resolution photo, so what matters is how many photo
 pixels a tile spans, not the photo's size. On the development scenes (training designs,
-seed 9; `python -m datasets.eval.size`, session 14's reader) the hand's face-up tiles under 36 pixels across
+seed 9; `python -m datasets.eval.size`, with the reader of that time) the hand's face-up tiles under 36 pixels across
 that were found were read right 85 % of the time (368 of 434) and larger ones 97 % (1,501 of
 1,544), and a hand whose median tile was under 36 px was read wholly right in 3 of 29 photos
 against 80 of 120 above: such a photo is worth taking again closer rather than correcting

@@ -3,7 +3,7 @@
 Each line is {"image", "width", "height", "seconds", "tiles": [{"code", "box", "confidence"}]}
 (design.md, "Command line"); a photo that cannot be read gets {"image", "error"} instead,
 the others are still read, and the exit status is then 2 with a one-line summary on stderr.
-A photo in which no tile is found counts as bad input too (issue 7): its line carries the
+A photo in which no tile is found counts as bad input too: its line carries the
 empty `tiles` and an `error` that says so; every other line has `"error": null`.
 Without --json the same facts are printed as one readable line per photo.
 """
@@ -76,7 +76,7 @@ def reading_to_json(image: str, reading: PhotoReading) -> dict:
               "confidence": round(float(confidence[i]), 4)} for i in reading_order(xyxy)]
     line = {"image": image, "width": reading.photo.width, "height": reading.photo.height,
             "seconds": round(reading.seconds, 4), "tiles": tiles, "error": None}
-    if not tiles:  # issue 7: a photo without tiles is bad input, said in one line
+    if not tiles:  # a photo without tiles is bad input, said in one line
         line["error"] = "no tiles found in this photo"
     return line
 

@@ -39,7 +39,7 @@ def _remembered(ledger: Ledger | str) -> str | None:
 
 
 def resolve(ledger: Ledger | str) -> str:
-    """This session's language, decided once and then kept."""
+    """This browser session's language, decided once and then kept."""
     chosen = st.session_state.get(STATE_KEY)
     if chosen in i18n.LANGUAGES:
         return chosen
@@ -57,7 +57,7 @@ def on_choose(ledger: Ledger | str) -> None:
         try:
             ledger.set_setting("language", code)
         except LedgerError:
-            pass  # the choice still holds for this session; the ledger says why it is off elsewhere
+            pass  # the choice still holds in this browser session; the ledger says why it is off elsewhere
 
 
 def render_menu(ledger: Ledger | str, lang: str) -> None:

@@ -19,7 +19,7 @@ DEFAULTS = {
     "generation": 0,    # bumped for a new photo or a new hand: resets per-hand widgets
     "recog": None,      # dict who → Recognition | message
     "photo_ids": None,  # dict who → id of the upload already read
-    "added": None,      # dict token → hand number, hands this session put in the ledger
+    "added": None,      # dict token → hand number, hands this browser session put in the ledger
     "adding": None,     # dict who → True while the palette stays open to add tiles
 }
 

@@ -14,7 +14,7 @@ from datasets.art.atlas import list_designs, load_meta
 # Held out of training by default (README "Design split"): three named styles of different
 # realism, all complete in the 42 classes, and 8 of the 64 default procedural seeds.
 HELD_OUT = ("kmj_traditional", "xmj_dorothys", "font_notosymbols2") + tuple(f"proc_s{s:03d}" for s in range(56, 64))
-# Extracted in session 16, after the scenes of the committed models were drawn, so kept out
+# Extracted after the scenes of the committed models were drawn, so kept out
 # of `train` (those commands still draw the same scenes): `extra` is art a reader may learn,
 # `dev` a design no model learns, to choose by how well unseen art is read without looking at
 # the held-out designs, which only report.

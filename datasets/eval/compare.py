@@ -5,8 +5,8 @@
 For each set both reports hold (by its name), the photos are paired by image and the change
 of F1 is given with its 95 % interval, resampling the photos in pairs: a development rule can
 then ask for a change beyond what reading the same photos again with any small change moves
-(the development design moved by ±5 tiles with every glyph reader). Needs reports written
-since `photo_counts` was added to datasets.eval.reader (session 18).
+(the development design moved by ±5 tiles with every glyph reader). Needs reports with
+`photo_counts`, as datasets.eval.reader writes them.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def paired(base: dict, new: dict) -> dict:
     a = {row[0]: row[1:] for row in base.get("photo_counts") or []}
     b = {row[0]: row[1:] for row in new.get("photo_counts") or []}
     if not a or not b:
-        raise ValueError(f"{base['set']}: no photo counts in the report (written before session 18?)")
+        raise ValueError(f"{base['set']}: no photo counts in the report (write it again with datasets.eval.reader)")
     if set(a) != set(b):
         raise ValueError(f"{base['set']}: the two runs read different photos ({len(a)} and {len(b)})")
     images = sorted(a)

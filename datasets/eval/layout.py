@@ -28,101 +28,11 @@ A reading is compared with the truth at four levels:
 Also reported: the time of `read_layout` + scoring per photo, and with a reader the share of
 photos whose hand is right or one tap away among the alternatives the page offers.
 
-Measured (perfect detections; scenes never used for tuning: the layout was tuned on seeds
-4242-4246 only). Since session 2 other players' bonus tiles lie in a row at their own seats,
-turned like their seat (before: anywhere on the table at any angle, often right beside the
-hand, which no real table does); the scenes of both seeds were drawn again:
+Evaluation scenes, never used for tuning (the layout was tuned on seeds 4242-4246):
   python -m datasets.synth --out cache/layout_eval2 --count 1000 --seed 777 --designs heldout
-  python -m datasets.eval.layout --scenes cache/layout_eval2 --model none
-    596 readable scenes of 1000 (404 show part of the hand only: tiles outside the photo or
-    under 40% visible): exact 56.5%, shown 92.0%, scoring 74.7%, hand 94.0%; complete 99.5%.
-    Of the 36 misses at the `hand` level: 15 in scenes with a kong whose fourth tile lies
-    on top (read as a pung), 10 pungs read as such kongs, 5 bonus tiles, 6 other. By facet
-    `stacked_kong`: the 565 scenes without such a kong 94.2% shown (hand 96.3%), the 31 with
-    one 51.6%: at high cameras the top tile is lifted by a few hundredths of a tile, within
-    the spread of flat tiles, so boxes alone cannot tell it from a pung.
-    Session 4: the layout now always offers the kong with a tile on top beside a pung (and
-    no longer offers the chosen hand again in another order); hand 93.8% (one scene lost),
-    **right or one tap away 98.2%** (96.6% before). A pixel cue for the stacked tile (the
-    tile body showing twice as deep below its face) was tried on the development seeds and
-    dropped: joined with the box lift it made at best 21 errors against the lift's 25 among
-    292 three-of-a-kind sets (the best of a grid fitted on those very sets), and with the
-    detector's boxes both cues carry the same box error.
-    Session 5: the lift of a turned tile is read at its near edge once the hand says where
-    the player sits, and a row near 45° needs more lift (vision.layout.sets): hand **95.3%**
-    (568 of 596), shown 93.3%, right or one tap away 98.3%; with a stacked kong 64.5% (was
-    51.6%), without 97.0% hand. Misses by kind (`perfect_misses`): kong read as pung 14,
-    pung read as kong 4, concealed or winning tile 3, no complete hand 3, bonus tiles 2,
-    other sets 2. (On the development seeds 4242-4246 these two changes took the hand from
-    1259 to 1273 of 1333.)
-  The same with --seed 779: 578 readable, exact 57.8%, shown 93.6%, hand 96.9%; without a
-  stacked kong (550) 95.5% shown, 98.6% hand; with one (28) 57.1%. Session 5: shown 93.8%,
-  hand 96.9%, one tap 99.3%; with a stacked kong 64.3% shown, without 95.3% (98.4% hand).
-  (Session 1, old distractors: seed 777 shown 90.4%, hand 92.4%; seed 779 shown 92.8%,
-  hand 96.2%; 14 of the 45 misses of seed 777 were bonus tiles.)
-  read_layout + MCR scoring: 7 ms CPU per photo on average, 13 ms at the 95th percentile,
-  under 100 ms at worst (2 shared cores).
-With the committed reader (session 4: tile finder run 6 + the reader at 34,000 steps, each
-crop read six ways, operating confidence 0.5; the layout leaves out first the boxes the
-finder doubts), `python -m datasets.eval.layout --scenes cache/layout_eval2` on the same
-596 scenes: every tile of the hand read right in 65 (10.9%; session 3: 49, 8.2%); of those
-65 the grouping is right in 59 (90.8% shown and hand; session 3: 81.6%); end to end 10.2%
-(7.1%), and 11.2% right or one tap away (8.2%; the reader's next guesses were offered in 28
-photos whose tiles made no hand, right in 5). After the reader, layout + scoring adds 14.2
-ms on average and 35 ms at the 95th percentile (measured while nothing else ran).
-Session 5 (the reader at 52,000 steps, the suppression of duplicate boxes fixed and at IoU
-0.45, the layout above), `python -m datasets.eval.layout --scenes cache/layout_eval2`:
-every tile of the hand read right in 67 of 596 scenes (11.2%); of those 67 the grouping is
-right in **66 (98.5% shown and hand)**, the miss a winning tile; end to end 11.2%, right or one
-tap away 13.4% (the reader's next guesses offered in 44 photos, right in 13). The same on
-seed 779: 65 of 578 read right, grouping right in 62 (95.4%; two kongs read as pungs, a pung
-as a kong); both seeds together 128 of 132 (97.0%). Layout + scoring after the reader: 17
-ms on average, 46 ms at the 95th percentile. On the development seeds 4244 and 4245 (the
-layout's tuning sets) the grouping was right in 163 of 179 such scenes (91%), most misses
-kongs with the fourth tile on top read as pungs: the finder's boxes move by about 4% of a
-tile (one standard deviation) where a tile on top, seen from high, rises by a few.
-Session 6 (tile finder run 8, which finds face-down tiles, and the one-set reading; chosen on
-the development seeds, where hands right end to end went 197 → 221 of 693): seed 777, every
-tile of the hand read right in 65 of 596 (10.9%), grouping right in 62 of them (95.4%: two
-pungs read as kongs, one winning tile); seed 779, 63 of 578, grouping right in 60 (95.2%);
-together 122 of 128 (95.3%, against 97.0% in session 5: the new finder's boxes differ). End
-to end the hand is right in 76 of 596 (12.8%, was 11.2%) and 70 of 578 (12.1%, was 10.9%),
-right or one tap away in 14.9% and 13.7%. Layout + scoring after the reader: 17 ms on
-average, 43 ms at the 95th percentile (seed 777).
-Session 7 (the stack classifier, vision/recognition/stacking.py, which looks at every three like tiles
-in a line for a tile on top; its weights chosen on perfect detections of seeds 4242-4246,
-1,273 -> 1,290 of 1,333; and the reader at 70,000 steps), run once:
-  perfect detections: seed 777 hand 97.2% (579 of 596; was 95.3%), shown 95.1%, one tap
-    98.5%; with a kong laid as three 90.3% (was 64.5%), without 97.5%. Misses: kong read as
-    pung 6, concealed or winning tile 3, no complete hand 3, bonus 2, other sets 2, pung
-    read as kong 1. Seed 779: hand 98.6% (570 of 578; was 96.9%), one tap 99.3%; with a
-    kong laid as three 92.9% (was 64.3%). Both: 1,149 of 1,174 (97.9%).
-  with the reader: seed 777, every tile of the hand read right in 69 of 596, grouping right
-    in 68 (98.6%; the miss a winning tile); seed 779, 65 of 578, grouping right in all 65;
-    together **133 of 134 (99.3%)**, against 122 of 128 in session 6. End to end 83 of 596
-    (13.9%) and 76 of 578 (13.1%); right or one tap away 15.9% and 14.4%.
-  time, quiet machine (seed 779, 200 scenes): layout + scoring after the reader 20 ms on
-    average, 55 ms at the 95th percentile; the stack classifier, inside the reader's time,
-    1.5 ms for four lines of three.
-Session 8 (the reader at 80,000 steps, more bonus sets and white dragons; layout unchanged),
-run once: perfect detections as above (97.2% and 98.6%); with the reader, every tile of the
-hand read right in 74 of 596 (seed 777) and 64 of 578 (seed 779), grouping right in 72 (one
-concealed or winning tile, one pung read as kong) and all 64: together 136 of 138 (98.6%).
-End to end 84 of 596 (14.1%) and 74 of 578 (12.8%); right or one tap away 15.9% and 13.3%.
-Session 10 (the finder looks a second time at small tiles, vision/recognition/zoom.py; models unchanged),
-run once: every tile of the hand read right in 87 of 596 (seed 777) and 74 of 578 (seed 779),
-grouping right in 84 (two other sets, one pung read as kong) and all 74: together 158 of 161
-(98.1%). End to end **103 of 596 (17.3%) and 89 of 578 (15.4%)**; right or one tap away
-19.5% and 16.6%.
-Session 11 (flowers and seasons re-weighed by their print, vision/recognition/glyphs.py; development
-seeds 4244 + 4245 hands 295 → 297 of 693), run once: every tile of the hand read right in 92
-of 596 (seed 777) and 75 of 578 (seed 779), grouping right in 89 (two other sets, one pung
-read as kong) and all 75: together 164 of 167 (98.2%). End to end **107 of 596 (18.0%) and
-90 of 578 (15.6%)**; right or one tap away 20.3% and 17.1%.
-Session 12 (the side of a flower's number counts half in vision/recognition/glyphs.py; development seeds
-4244 + 4245, drawn again on a fresh machine, hands 299 → 301 of 694), run once: the same as
-session 11 on both seeds (92 and 75 read right, grouping right in 89 and 75, end to end 107
-of 596 and 90 of 578).
+  python -m datasets.eval.layout --scenes cache/layout_eval2 --model none   # perfect detections
+  python -m datasets.eval.layout --scenes cache/layout_eval2                # with the reader
+and the same with `--seed 779`. The figures of each version are in docs/experiments.md.
 """
 from __future__ import annotations
 

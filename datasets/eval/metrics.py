@@ -169,7 +169,7 @@ def tile_finding_ap50(samples: list[Sample], results: list[Result]) -> float:
 
 def group_f1(per_class: dict[str, float]) -> dict[str, float | None]:
     """Mean F1 of the flowers and seasons and of the suits and honours present: a reading
-    change can trade one group for the other with the total barely moving (session 17)."""
+    change can trade one group for the other with the total barely moving."""
     from scoring.tiles import BONUS, PLAYING
 
     def mean(codes):

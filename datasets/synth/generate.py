@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     ap.add_argument("--art", default=None, help="art cache (default $MAHJONG_ART_DIR or cache/art)")
     ap.add_argument("--label-face-down", action="store_true",
                     help="also label face-down tiles of walls and other hands as `back` (the "
-                         "tile finder's training data since session 6)")
+                         "tile finder's training data)")
     ap.add_argument("--more-kongs", action="store_true",
                     help="draw kongs, and kongs with the fourth tile on top, more often (the stack "
                          "classifier's training data, datasets/train/stacking.py)")

@@ -26,8 +26,8 @@ weights with a new optimizer (the committed EfficientNet checkpoint holds no opt
 The network (TileNet) is a compact CNN of depthwise-separable blocks for a square RGB input
 in 0..1 (it normalises inside), about 0.2 M parameters: 96 x 96 by default, `--size` for
 another side (it pools globally, so a resumed run may change the size: bigger gives the
-small characters of flowers and seasons more pixels, and costs time per crop; session 9's
-128 px run is in models/README.md). The learning rate follows a cosine over the planned
+small characters of flowers and seasons more pixels, and costs time per crop; a
+128 px run is in docs/experiments.md). The learning rate follows a cosine over the planned
 steps: `--steps`, or as many as `--minutes` allow at the speed of the first steps; the plan
 is stored in the checkpoint. An exponential moving average of the weights is what gets
 exported. The log is RUN/train.log; checkpoints RUN/last.pt (every 2 minutes).
@@ -380,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
                     "size": args.size, "margin": MARGIN, "names": list(class_names())},
                    ckpt_path)
 
-    session_start = time.time()
+    run_start = time.time()
     last_save = last_val = time.time()
     data_s = compute_s = 0.0
     losses, hits = [], []
@@ -429,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
             save()
             last_save = time.time()
     log(f"done: {step} steps, {step * args.batch} crops, {elapsed / 60:.1f} min of training "
-        f"({(time.time() - session_start) / 60:.1f} min this session)")
+        f"({(time.time() - run_start) / 60:.1f} min this run)")
     return 0
 
 

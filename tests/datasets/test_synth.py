@@ -1,4 +1,4 @@
-"""The synthetic scene generator (issue 4): labels, truth, hands, determinism, coverage.
+"""The synthetic scene generator: labels, truth, hands, determinism, coverage.
 
 Scenes need an art cache. The full one comes from `bash datasets/art/install_art.sh`; without it,
 procedural designs are built into a temporary cache whenever a CJK font is installed, so the

@@ -55,7 +55,7 @@ CROP_MARGIN = 0.08  # of the box size: a little table around the tile, as in tra
 DECODE_MIN_SIDE = 1200  # a 12 MP JPEG decodes at 1/2 scale (2000 x 1500)
 # Flowers and seasons are read by fine print, and a box a few pixels off flips them: a tile
 # with at least REREAD_MASS of bonus probability is read again from its box shifted by
-# BONUS_SHIFT of its size each way (development scenes, session 17: bonus classes' mean F1
+# BONUS_SHIFT of its size each way (development scenes: bonus classes' mean F1
 # 0.775 -> 0.793, F1 0.878 -> 0.880, layout seeds 388 -> 392 hands; about 14 ms on the
 # 12 MP photo).
 BONUS_SHIFT = 0.04
@@ -64,7 +64,7 @@ NEXT_GUESSES = 2  # the reader's runners-up kept per tile, for the layout to try
 # The committed reader reads a tile turned 180° only when the crop as cut leaves it unsure
 # (top probability under TURN_BELOW; label smoothing keeps it under about 0.95). On the
 # labelled tiles of the development scenes no reading from 0.8 on is changed by the turned
-# view (3,238 + 3,424 tiles), and about 70 % of tiles skip it (models/README.md, session 21).
+# view (3,238 + 3,424 tiles), and about 70 % of tiles skip it (docs/experiments.md, speed).
 TURN_BELOW = 0.8
 # The app reads each crop cut three ways (and each both ways up) and averages: on the
 # development scenes F1 0.778 -> 0.783 at 0.5, for about 30 ms more on a 20-tile photo.
