@@ -4,6 +4,7 @@
     python -m datasets.eval.tileset synthetic [--designs heldout] [--scenes 20]
     python -m datasets.eval.tileset night     [--design kmj_traditional] [--hands 16]
     python -m datasets.eval.tileset camerash  [--camerash ../shared/data/camerash]
+    python -m datasets.eval.tileset speed --photo PHOTO.jpg [--repeat 9]
     (each: [--json FILE] [--cache cache/tileset_eval])
 
 `synthetic`: for every design, ONE generated sheet photo (datasets/eval/sheet_photo.py: its
@@ -289,9 +290,36 @@ def choose(rows: list[dict]) -> dict | None:
     return min(near, key=lambda r: (-r["mean_bonus"], r["blend"]["weight"]))["blend"]
 
 
+def run_speed(photo: Path, repeat: int, cache: Path) -> dict:
+    """Seconds to teach a 42-tile sheet (read_sheet, models loaded) and to read `photo`
+    without and with a full set, runs alternated; medians."""
+    from vision.pipeline import TileReader
+    from vision.tileset import read_sheet
+    from vision.tileset.reader import TaughtClassifier
+
+    sheets, base, _, _ = setup(cache)
+    tileset, _ = teach_design("xmj_real", sheets, cache)
+    sheet_photo, codes = cache / f"sheet_xmj_real_{SHEET_SEED}.jpg", (
+        "123456789m 123456789p 123456789s 1234567z 12345678f")
+    teach = [read_sheet([sheet_photo], codes, reader=sheets).seconds for _ in range(repeat)]
+    readers = {"untaught": TileReader(refiner=TaughtClassifier(base.base, None)),
+               "taught": TileReader(refiner=TaughtClassifier(base.base, tileset))}
+    times: dict[str, list[float]] = {k: [] for k in readers}
+    for _ in range(repeat):
+        for mode, reader in readers.items():
+            times[mode].append(reader.read(photo).seconds)
+    median = {k: round(float(np.median(v)), 4) for k, v in times.items()}
+    return {"photo": str(photo), "repeat": repeat,
+            "teach_seconds_median": round(float(np.median(teach)), 3),
+            "read_seconds_median": median,
+            "read_added": round(median["taught"] / median["untaught"] - 1, 4)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("choose", "synthetic", "night", "camerash"))
+    parser.add_argument("what", choices=("choose", "synthetic", "night", "camerash", "speed"))
+    parser.add_argument("--photo", type=Path, help="speed: the photo to time")
+    parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--designs", default="heldout")
     parser.add_argument("--design", default="kmj_traditional")
     parser.add_argument("--scenes", type=int, default=20)
@@ -315,13 +343,15 @@ def main(argv=None) -> int:
     elif args.what == "night":
         from datasets.eval.tileset_night import run_night
         out = run_night(args.design, args.hands, NIGHT_SEED, args.cache)
+    elif args.what == "speed":
+        out = run_speed(args.photo, args.repeat, args.cache)
     else:
         from datasets.eval.tileset_real import run_camerash
         out = run_camerash(args.camerash)
     text = json.dumps(out, indent=1)
     if args.json:
         args.json.write_text(text)
-    print(json.dumps(out.get("overall") or out.get("chosen") or out.get("summary")))
+    print(json.dumps(out.get("overall") or out.get("chosen") or out.get("summary") or out))
     return 0
 
 
