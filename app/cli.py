@@ -1,7 +1,7 @@
 """The `mahjong-lens` console command: a thin dispatcher over `app.commands.*`.
 
 Bad input never shows a traceback: every command turns `ValueError`/`OSError` into one line
-on stderr and exit status 2 (design.md, "Command line"). Output piped to a reader that stops
+on stderr and exit status 2 (docs/architecture.md, "Command line"). Output piped to a reader that stops
 early (`| head`) ends the command quietly, with status 141 as a Unix tool's would.
 """
 from __future__ import annotations

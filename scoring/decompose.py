@@ -1,6 +1,6 @@
 """One decomposition engine: every way a hand splits into a legal winning shape, and waits.
 
-Shapes (rules.md §1.1): standard (4 sets + pair), seven pairs, thirteen orphans,
+Shapes (docs/rules.md §1.1): standard (4 sets + pair), seven pairs, thirteen orphans,
 honours-and-knitted (14 singles), knitted straight (9 knitted tiles + 1 set + pair).
 Every decomposition also says which set the winning tile completed (`win_set`); a hand whose
 winning tile could complete different sets yields one decomposition per placement, because
@@ -291,7 +291,7 @@ def is_complete(hand: Hand) -> bool:
 
 def waits(hand: Hand, count_exhausted: bool = False) -> tuple[str, ...]:
     """Tile kinds that complete a 13-tile hand (any shape). A kind of which the hand already
-    holds all four copies (concealed or in melds) is not a wait (rules.md §1.2), unless
+    holds all four copies (concealed or in melds) is not a wait (docs/rules.md §1.2), unless
     `count_exhausted` (the shape-only reading of PyMahjongGB, MCR preset `china`)."""
     base = hand.without_winning() if hand.winning else hand
     closed = list(_counts(base.closed))

@@ -1,6 +1,6 @@
 """The types a scorer reads: `Meld`, `Hand` and `WinContext`, and the hand notation.
 
-Notation (design.md, rules.md §0): `[123m][EEE1]456p789sNN`. A bracket is a declared set; a
+Notation (docs/architecture.md, "Tile vocabulary"; docs/rules.md §0): `[123m][EEE1]456p789sNN`. A bracket is a declared set; a
 trailing digit says which tile of a chow was claimed (1-3) or who offered a pung/kong
 (1 left, 2 opposite, 3 right); 5-7 mark a promoted kong (offer + 4, as in the
 ChineseOfficialMahjongHelper notation); a 4-tile bracket without digit is a concealed kong.

@@ -1,4 +1,4 @@
-"""Payments: pure functions returning a zero-sum mapping seat letter → amount (design.md style 5).
+"""Payments: pure functions returning a zero-sum mapping seat letter → amount (docs/architecture.md, "Style").
 
 Seats are 0..3 = E S W N. A positive amount is received, a negative one paid.
 """
@@ -17,7 +17,7 @@ def _zero_sum(amounts: dict[int, float]) -> dict[str, float]:
 
 
 def mcr(points: int, ctx: WinContext, base: int = 8) -> dict[str, float] | None:
-    """MCR (rules.md §1.5): self-drawn, each loser pays B + 8; on a discard the discarder pays
+    """MCR (docs/rules.md §1.5): self-drawn, each loser pays B + 8; on a discard the discarder pays
     B + 8 and the two others 8 each. `points` B includes flower points. None when a discard
     win has no known discarder (the robbed player counts as the discarder)."""
     w = ctx.seat
@@ -34,7 +34,7 @@ def mcr(points: int, ctx: WinContext, base: int = 8) -> dict[str, float] | None:
 
 def table_points(totals: Mapping[str, float], by_rank: Sequence[float] = (4, 2, 1, 0)) -> dict[str, float]:
     """MCR standings at the end of a session: 4/2/1/0 table points by rank; players tied on
-    score split the table points of the places they share (rules.md §1.5, EMA convention)."""
+    score split the table points of the places they share (docs/rules.md §1.5, EMA convention)."""
     order = sorted(totals, key=lambda p: -totals[p])
     out: dict[str, float] = {}
     i = 0
@@ -49,7 +49,7 @@ def table_points(totals: Mapping[str, float], by_rank: Sequence[float] = (4, 2, 
     return out
 
 
-# --- Hong Kong (rules.md §2.3) ------------------------------------------------------------
+# --- Hong Kong (docs/rules.md §2.3) ------------------------------------------------------------
 # A "portion" is unit × multiplier(fan). The seed-001 table pays 1 portion per loser on a
 # self-draw and 3 from the discarder; the other splits are the common HK tables, in
 # portions paid by (the discarder, each of the two others). Checked against
@@ -132,7 +132,7 @@ def hk_false_win(offender: int, max_fan: int, *, multiplier: str = "spicy", unit
     return _zero_sum({s: _num(v) for s, v in pay.items()})
 
 
-# --- Chinese Classical (rules.md §3.7) ----------------------------------------------------
+# --- Chinese Classical (docs/rules.md §3.7) ----------------------------------------------------
 
 def classical(scores: Mapping[int, int], winner: int | None, *, east: int = 0,
               east_double: bool = True, losers_settle: bool = True,

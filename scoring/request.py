@@ -2,7 +2,7 @@
 → `Hand` + `WinContext` → a JSON-ready result. Shared by `mahjong-lens score` and the page so
 that both read a request the same way.
 
-Keys (design.md): `hand`, `self_drawn`, `discarder`, `seat`, `round`, `dealer`, `flowers`,
+Keys (docs/architecture.md, "Command line"): `hand`, `self_drawn`, `discarder`, `seat`, `round`, `dealer`, `flowers`,
 `last_tile`, `kong`, `fourth_tile`, `options`, plus `rules` and `preset` for batch lines that
 switch rule sets, and `others` (Classical: the other players' hands).
 """
@@ -61,7 +61,7 @@ def parse_request(obj: Mapping) -> tuple[Hand, WinContext]:
 
 def score_request(obj: Mapping, rules: RuleSet | str = RuleSet.MCR, preset: str | None = None,
                   overrides: Mapping | None = None) -> dict:
-    """Score one request; the result is the design.md score object (always with `error`)."""
+    """Score one request; the result is the score object of docs/architecture.md, "Command line" (always with `error`)."""
     rules = parse_rules(obj.get("rules") or rules)
     preset = obj.get("preset") or preset
     if preset is not None and not isinstance(preset, str):

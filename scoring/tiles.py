@@ -1,6 +1,6 @@
 """The tile vocabulary and the hand notation's tile-level pieces.
 
-Codes (design.md): `1m..9m` characters, `1p..9p` dots, `1s..9s` bamboo, `1z..7z` =
+Codes (docs/architecture.md, "Tile vocabulary"): `1m..9m` characters, `1p..9p` dots, `1s..9s` bamboo, `1z..7z` =
 East South West North White Green Red, `1f..4f` flowers, `5f..8f` seasons; `back` is a
 face-down tile (a vision class only, never part of a scored hand).
 

@@ -1,4 +1,4 @@
-"""PyMahjongGB as an MCR oracle: the adapter to its API (rules.md §5.1) and a generator of
+"""PyMahjongGB as an MCR oracle: the adapter to its API (docs/rules.md §5.1) and a generator of
 random valid winning hands of every shape. Used by tests/scoring/test_mcr_differential.py
 and scripts/diff_pymahjonggb.py.
 

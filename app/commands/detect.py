@@ -1,7 +1,7 @@
 """`mahjong-lens detect PHOTO... --json`: one JSON line per photo with the tiles found.
 
 Each line is {"image", "width", "height", "seconds", "tiles": [{"code", "box", "confidence"}]}
-(design.md, "Command line"); a photo that cannot be read gets {"image", "error"} instead,
+(docs/architecture.md, "Command line"); a photo that cannot be read gets {"image", "error"} instead,
 the others are still read, and the exit status is then 2 with a one-line summary on stderr.
 A photo in which no tile is found counts as bad input too: its line carries the
 empty `tiles` and an `error` that says so; every other line has `"error": null`.

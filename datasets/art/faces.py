@@ -5,7 +5,7 @@ Faces are drawn at twice the atlas size and downsampled, because PIL shapes are 
 anti-aliased. The drawing of suits follows real sets (photos in ../shared/data/camerash):
 ringed coins for dots, jointed sticks for bamboo, a bird for 1s, a numeral over 萬 for
 characters. Bonus tiles imitate real sets: a plant or season picture, a small character
-梅蘭菊竹 / 春夏秋冬 and a number 1-4, in many arrangements (design.md: the weak spot).
+梅蘭菊竹 / 春夏秋冬 and a number 1-4, in many arrangements (docs/architecture.md, "Recognition").
 """
 from __future__ import annotations
 

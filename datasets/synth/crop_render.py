@@ -6,7 +6,7 @@ photographed (light, colour cast, glare, blur, noise, JPEG), then cut like a det
 (each side jittered) by `vision.recognition.refine.square_crop`, the function the runtime uses. Tiles
 are turned (0 and 180 degrees common, 90 and any angle less so) but never mirrored.
 
-Bonus tiles are the weak spot (design.md): `bonus_face` draws extra procedural flowers and
+Bonus tiles are the weak spot (docs/architecture.md, "Recognition"): `bonus_face` draws extra procedural flowers and
 seasons in the way of real sets (a picture, a small character 梅蘭菊竹 / 春夏秋冬 and a
 number 1-4 as an Arabic or Chinese numeral, or none) with seeds far from the atlas' ones.
 """

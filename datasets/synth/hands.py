@@ -1,7 +1,7 @@
 """Random complete winning hands, written in the hand notation (scoring.hand).
 
 Scenes must show real finished hands (so the layout stage and the scorer see believable
-shapes), not random tiles. This sampler draws the legal winning shapes of rules.md §1.1 from
+shapes), not random tiles. This sampler draws the legal winning shapes of docs/rules.md §1.1 from
 one physical set (four copies of each tile, one of each bonus tile); tests check every hand
 with `scoring.decompose`.
 """

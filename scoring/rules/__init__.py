@@ -1,4 +1,4 @@
-"""Rule sets, selected by an Enum and configured by frozen option objects (design.md style 3).
+"""Rule sets, selected by an Enum and configured by frozen option objects (docs/architecture.md, "Style").
 
 Each rule module (`mcr`, `hk`, `classical`) exposes:
   `Options`   a frozen dataclass of every rule choice, defaults = the spec's defaults;

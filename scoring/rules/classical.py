@@ -1,11 +1,11 @@
-"""Chinese Classical (rules.md §3, seed 003): points × 2^doubles for every player, a limit,
+"""Chinese Classical (docs/rules.md §3, seed 003): points × 2^doubles for every player, a limit,
 and settlement among all four players. The item table is in `classical_items`; losers'
 hands (any number of loose tiles) are in `classical_table`, with the table settlement.
 
 Every player: `score = min(limit, basic points × 2^doubles)`; the Mahjong bonus, the
 winner's points and the winner-only doubles go to the winner alone (§3.1).
 
-Ranking of the winner's readings (design.md style 2), over every decomposition and every
+Ranking of the winner's readings (docs/architecture.md, "Style"), over every decomposition and every
 placement of the winning tile: (1) the higher score after the limit, (2) the higher score
 before it, (3) the engine's first decomposition. Legal shapes: 4 sets + pair, and Thirteen
 Orphans when the optional limit hands are on.

@@ -1,4 +1,4 @@
-"""The Chinese Classical scoring table (rules.md §3, seed 003): one row per item.
+"""The Chinese Classical scoring table (docs/rules.md §3, seed 003): one row per item.
 
 Items are 'points' (added) or 'doubles' (each doubles the sum); `who` says whether losers
 score the row too ('all') or only the winner ('winner'). A predicate takes a `View` (the

@@ -2,7 +2,7 @@
 
 A loser's hand is written in the winner's notation but may hold any number of loose tiles
 (`PartialHand`; the winner's `Hand` keeps its strict 14-tile check). Scoring a loser
-(rules.md §3.2, seed examples 5 and 6): declared sets as declared, bonus tiles count, the
+(docs/rules.md §3.2, seed examples 5 and 6): declared sets as declared, bonus tiles count, the
 concealed tiles read in the highest-scoring way as concealed pungs and at most
 `loser_pairs` pairs; everything else is loose and scores nothing. Chows are never read in a
 loser's concealed tiles because a chow scores nothing for anyone and no loser's double
@@ -94,7 +94,7 @@ def best_loser(hand: PartialHand, seat: int, round_: int, options: Options) -> t
 
 
 def score_loser(hand: PartialHand | str, seat: int, round_: int, options: Options | None = None) -> ScoreResult:
-    """A losing player's score (rules.md §3.1-3.5, items for everyone only)."""
+    """A losing player's score (docs/rules.md §3.1-3.5, items for everyone only)."""
     options = options or Options()
     if isinstance(hand, str):
         hand = parse_partial(hand)
@@ -178,7 +178,7 @@ class TableResult:
 
 
 def score_table(winner: Hand, ctx: WinContext, others, options: Options | None = None) -> TableResult:
-    """Every player's score and the settlement (rules.md §3.7). `others`: the losers as
+    """Every player's score and the settlement (docs/rules.md §3.7). `others`: the losers as
     (seat, notation | Hand | PartialHand, bonus) or {"seat", "hand", "flowers"}; a loser not
     given pays the winner but takes no part in the losers' settlement."""
     from .classical import score

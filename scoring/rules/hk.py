@@ -1,4 +1,4 @@
-"""Hong Kong old style (rules.md §2): one engine, presets `hk001` (seed 001) and `hk002`
+"""Hong Kong old style (docs/rules.md §2): one engine, presets `hk001` (seed 001) and `hk002`
 (seed 002). Every point where the two seeds disagree is an option; the fan table is in
 `hk_fans`.
 
@@ -6,7 +6,7 @@ Scoring one reading: evaluate every row of the table; if a limit hand applies th
 worth exactly the limit and no other fan is listed (both seeds); otherwise "only the highest
 in a family" drops the lesser rows of each family and the fans are summed and capped.
 
-Ranking of readings (design.md style 2), over every decomposition and every placement of the
+Ranking of readings (docs/architecture.md, "Style"), over every decomposition and every placement of the
 winning tile: (1) the higher fan after the limit, (2) a limit hand before a capped one,
 (3) the higher fan before the limit, (4) the engine's first decomposition. Only legal
 shapes are read: 4 sets + pair, Thirteen Orphans, and Seven Pairs when allowed.

@@ -1,4 +1,4 @@
-"""The Hong Kong fan table (rules.md §2.2): one row per fan, one small predicate per fan.
+"""The Hong Kong fan table (docs/rules.md §2.2): one row per fan, one small predicate per fan.
 
 A predicate takes a `Reading` and the options and returns its occurrences: a list of
 `(scope, tiles-or-sets)`, empty when the fan does not apply. `value` is the fan of one

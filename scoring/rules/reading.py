@@ -1,6 +1,6 @@
 """A decomposition read through one win: the facts Hong Kong and Classical fans ask about.
 
-Both rule sets score a pung completed by a *discarded* winning tile as exposed (rules.md
+Both rule sets score a pung completed by a *discarded* winning tile as exposed (docs/rules.md
 §2.1, §3.2); `decompose` leaves that to the scorers because only they know how the hand was
 won, so `Reading.sets` carries the corrected `concealed` flag. Labels keep the notation of
 the input (brackets only for declared sets), so a fan's `sets` can be found in the hand.
@@ -109,7 +109,7 @@ def readings(hand: Hand, ctx: WinContext, shapes: frozenset[Shape]) -> list[Read
 
 def legal_waits(hand: Hand, shapes: frozenset[Shape]) -> tuple[str, ...]:
     """Tile kinds that complete the 13 tiles before the win into one of `shapes` (a kind
-    whose four copies are all in the hand is not a wait, rules.md §1.2)."""
+    whose four copies are all in the hand is not a wait, docs/rules.md §1.2)."""
     base = hand.without_winning() if hand.winning else hand
     held = base.counts()
     out = []

@@ -1,4 +1,4 @@
-"""`mahjong-lens score`: the command-line contract of design.md, bad input included."""
+"""`mahjong-lens score`: the command-line contract of docs/architecture.md, bad input included."""
 import json
 import subprocess
 import sys

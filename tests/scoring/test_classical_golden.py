@@ -1,4 +1,4 @@
-"""Chinese Classical golden vectors: rules.md §4.6 (seed 003 examples C-01..C-06, the
+"""Chinese Classical golden vectors: docs/rules.md §4.6 (seed 003 examples C-01..C-06, the
 settlement vectors C-07..C-09). Tiles are reconstructed from the seed's set lists; where the
 seed's winning tile is not known a two-sided wait is chosen (the seed ignores the
 "only possible tile" item)."""
@@ -46,7 +46,7 @@ def test_winner_vectors(cid, text, ctx, total, items):
 
 
 @pytest.mark.xfail(strict=True, reason="seed 003 example 2 prints 56 (28 x 2): its items sum to 30, "
-                                       "and bamboo + dragons is also a Half Flush (rules.md §4.6 C-02)")
+                                       "and bamboo + dragons is also a Half Flush (docs/rules.md §4.6 C-02)")
 def test_c02_published_value():
     result = classical.score(parse_hand("[PPP1][567s1]222s56sCC7s"), WinContext(discarder=E, seat=S))
     assert result.total == 56

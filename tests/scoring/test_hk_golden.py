@@ -1,4 +1,4 @@
-"""Hong Kong golden vectors: rules.md §4.5 (H-01..H-13 under both presets) and the HK
+"""Hong Kong golden vectors: docs/rules.md §4.5 (H-01..H-13 under both presets) and the HK
 settlement vectors checked against yawnoc/mahjong-scorer."""
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def test_bad_options_are_one_line_errors():
         make_options("hk002", overrides={"limit_fan": "5"})
 
 
-# --- settlement (yawnoc/mahjong-scorer, rules.md §4.5) ------------------------------------
+# --- settlement (yawnoc/mahjong-scorer, docs/rules.md §4.5) ------------------------------------
 
 FULL = dict(multiplier="spicy", discard_split="full_responsibility", unit=1)
 

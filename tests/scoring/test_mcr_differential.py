@@ -1,4 +1,4 @@
-"""Differential test against PyMahjongGB (rules.md §5.1): 1,000 random winning hands of every
+"""Differential test against PyMahjongGB (docs/rules.md §5.1): 1,000 random winning hands of every
 shape and flag, scored with our preset `china`; total and fan multiset must agree.
 The full run (20,000+ hands) is `python -m scripts.diff_pymahjonggb`."""
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_agrees_with_pymahjonggb_on_1000_random_hands():
 
 
 def test_adapter_matches_the_spec_examples():
-    """rules.md §5.1: the three documented PyMahjongGB calls, through our adapter."""
+    """docs/rules.md §5.1: the three documented PyMahjongGB calls, through our adapter."""
     from scoring.hand import WinContext, parse_hand
     from scripts.mcr_oracle import pmgb_score
     total, fans = pmgb_score(parse_hand("[EEE1][WWW2]SSSNNCCN"), WinContext(discarder=1))

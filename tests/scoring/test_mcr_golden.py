@@ -1,4 +1,4 @@
-"""MCR golden vectors: rules.md §4.1 (M-01..M-18), §4.2 (D-01..D-06), §4.4 (settlement)
+"""MCR golden vectors: docs/rules.md §4.1 (M-01..M-18), §4.2 (D-01..D-06), §4.4 (settlement)
 and Appendix A, read from tests/scoring/data/mcr_golden.tsv. Each row is checked under its
 preset (wmo = the spec's expected value, china = PyMahjongGB's) on the total and on the
 multiset of fan names."""
@@ -71,7 +71,7 @@ def test_golden(row):
     ("M-02", False, 129, 137, 8, 153),
 ])
 def test_settlement(vector, self_drawn, total, discarder_pays, others_pay, winner_gets):
-    """rules.md §4.4: the winner sits East; on a discard South discarded."""
+    """docs/rules.md §4.4: the winner sits East; on a discard South discarded."""
     row = next(r for r in ROWS if r["id"] == vector and r["preset"] == "wmo")
     hand = parse_hand(row["hand"], BONUS[:int(row["flowers"])])
     ctx = WinContext(self_drawn=self_drawn, discarder=None if self_drawn else 1, seat=0,

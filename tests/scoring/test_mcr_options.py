@@ -1,4 +1,4 @@
-"""MCR options (rules.md §1.6 and the two readings the spec leaves open), flag handling,
+"""MCR options (docs/rules.md §1.6 and the two readings the spec leaves open), flag handling,
 the sets each fan names, and the result's details. Golden vectors: test_mcr_golden.py."""
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_details_show_the_reading_used():
 
 
 def test_discarded_winning_tile_makes_its_pung_exposed():
-    # 999m completed by the discarded 9m is exposed: one concealed pung left (rules.md §1.2)
+    # 999m completed by the discarded 9m is exposed: one concealed pung left (docs/rules.md §1.2)
     discard = _score("[123m1]111p789s99s99m9m")
     self_drawn = _score("[123m1]111p789s99s99m9m", SELF)
     assert "Two Concealed Pungs" not in _fans(discard)

@@ -1,7 +1,7 @@
 """From `Detections` to a `TableLayout`: which tiles are the concealed hand, which form
 exposed melds, concealed kongs, bonus tiles set aside, and the winning-tile candidate.
 
-The types here are the boundary between recognition and the page (design.md). `read_layout`
+The types here are the boundary between recognition and the page (docs/architecture.md). `read_layout`
 is the entry point. Tiles are clustered (vision.layout.geometry); each cluster big enough for a
 hand is read in the row frame of both axes its neighbour vectors allow (rows, segments,
 turned and stacked tiles); every complete reading of the hand is scored on geometry

@@ -1,11 +1,11 @@
-"""Chinese Official / MCR scoring (rules.md §1): 81 green-book fans, 8-point minimum.
+"""Chinese Official / MCR scoring (docs/rules.md §1): 81 green-book fans, 8-point minimum.
 
 Modules: `fans` (the declarative table), `predicates_tiles` / `predicates_sets` /
 `predicates_hand` (one predicate per fan), `view` (what predicates read), `waiting` (the
 waits of §1.2, suit by suit), `combine` (the five combination principles and the ranking
 of readings, documented there), `evaluate` (every reading, best kept).
 
-Presets: `wmo` = the seed / WMO reading (rules.md §1.6 defaults); `china` = the choices of
+Presets: `wmo` = the seed / WMO reading (docs/rules.md §1.6 defaults); `china` = the choices of
 PyMahjongGB 1.4.0 (Chinese common practice), with which this scorer agrees exactly
 (scripts/diff_pymahjonggb.py).
 """
@@ -26,7 +26,7 @@ from .fans import BY_ID, table_for
 
 @dataclass(frozen=True)
 class Options(CheckedOptions):
-    """rules.md §1.6; defaults are the seed / WMO reading."""
+    """docs/rules.md §1.6; defaults are the seed / WMO reading."""
     two_concealed_kongs_points: int = 8           # 6: 1998 rules, PyMahjongGB
     mixed_kongs_points: int = 6                   # one melded + one concealed kong: 6 seed, 5 PyMahjongGB, 3 = 74+67
     fully_concealed_with_special_hands: bool = True   # 4 6 7 12 19 20 34 self-drawn: 56 (true) or 80 (false)

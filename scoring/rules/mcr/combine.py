@@ -1,4 +1,4 @@
-"""The five combination principles of rules.md §1.3, as an explicit search.
+"""The five combination principles of docs/rules.md §1.3, as an explicit search.
 
 1. Non-Repeat: a fan implied by another is not scored. `apply_exclusions` walks the fans
    that hit in table rank order (points, then number) and drops every fan listed in the
@@ -19,7 +19,7 @@
      e. for two placements of the winning tile in the same sets: Edge > Closed > Single.
    (c), (d) and (e) only choose between readings with the same total, so they never change
    the points; they make the fan list deterministic and equal to PyMahjongGB's.
-5. Account-Once, in the operational form of rules.md §1.3 (PyMahjongGB's
+5. Account-Once, in the operational form of docs/rules.md §1.3 (PyMahjongGB's
    calculate_4_chows / calculate_3_chows / calculate_4_pungs / exclusionary_rule):
    * four chows with a four-chow fan (Quadruple Chow, Four Pure Shifted Chows), or with the
      pair a terminal-chows fan (Pure / Three-Suited Terminal Chows): only that fan;

@@ -1,6 +1,6 @@
 """The MCR fan table: one row per fan, the only place a fan is registered.
 
-Columns: green-book number, English name (rules.md §1.4), Chinese name, points, `excludes`
+Columns: green-book number, English name (docs/rules.md §1.4), Chinese name, points, `excludes`
 (the fans not scored when this one is: principle 1, Non-Repeat, as data), `absorbs` (the
 per-set form of Non-Repeat: this fan's sets do not also score the listed generic per-set
 fan; a number limits how many occurrences it absorbs), `scope` (what the predicate reads,

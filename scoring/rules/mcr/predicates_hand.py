@@ -7,7 +7,7 @@ apply. Sets are turned into notation only for the reading that is kept. Signatur
 * hand scope      `(facts) -> list`          the same for every reading of the hand;
 * reading scopes  `(facts, reading) -> list` depends on the sets of one decomposition.
 Exclusions between fans are data (fans.py), so a predicate only says whether its own
-definition (rules.md §1.4) holds.
+definition (docs/rules.md §1.4) holds.
 """
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def little_three_dragons(facts: HandFacts, r: Reading) -> list:
 
 
 def all_chows(facts: HandFacts, r: Reading) -> list:
-    # a knitted straight stands for three chows (rules.md §1.4, 35 combines with All Chows)
+    # a knitted straight stands for three chows (docs/rules.md §1.4, 35 combines with All Chows)
     if r.pair is None or r.pungs or r.pair_key[0] == HONOUR_SUIT:
         return NONE
     if len(r.chows) == 4 or (r.knitted is not None and len(r.chows) == 1):
@@ -262,7 +262,7 @@ def two_concealed_pungs(facts: HandFacts, r: Reading) -> list:
     return _concealed_hit(facts, r) if _n_concealed(r) == 2 else NONE
 
 
-# --- waits (rules.md §1.2): only when the hand waited on exactly one tile kind ------------------
+# --- waits (docs/rules.md §1.2): only when the hand waited on exactly one tile kind ------------------
 
 def _wait_position(facts: HandFacts, r: Reading) -> str | None:
     """'edge', 'closed' or 'single' for where the winning tile sits when the hand waited on

@@ -147,5 +147,5 @@ def dragon_pung(a) -> bool:
 
 
 def pung_of_terminals_or_honours(a) -> bool:
-    # dragon pungs score Dragon Pung instead (rules.md §1.4, 73)
+    # dragon pungs score Dragon Pung instead (docs/rules.md §1.4, 73)
     return (a[0] == HONOUR_SUIT and a[1] in WIND_RANKS) or (a[0] != HONOUR_SUIT and a[1] in (1, 9))

@@ -1,4 +1,4 @@
-"""Tile-attribute fans (rules.md §1.3 principle 2: they look at tiles, not sets).
+"""Tile-attribute fans (docs/rules.md §1.3 principle 2: they look at tiles, not sets).
 
 Every predicate takes `kinds`, a bit mask of the tile kinds present anywhere in the hand
 (bit i = tile index i: m 0-8, p 9-17, s 18-26, honours 27-33 = E S W N White Green Red)

@@ -1,7 +1,7 @@
 """What the fan predicates read: `HandFacts` (one per hand) and `Reading` (one per
 decomposition and placement of the winning tile).
 
-`HandFacts` also settles the situational flags the way rules.md §1.2/§5.1 and PyMahjongGB
+`HandFacts` also settles the situational flags the way docs/rules.md §1.2/§5.1 and PyMahjongGB
 do, because some flag combinations cannot happen at a real table:
 * Last Tile (58) needs the winning tile to be the only copy among the concealed tiles
   (a copy in the winner's own hand was not visible); it is set automatically when the other
@@ -101,7 +101,7 @@ class HandFacts:
 
     @property
     def unique_wait(self) -> bool:
-        """Did the 13-tile hand wait on the winning tile's kind only (rules.md §1.2)?"""
+        """Did the 13-tile hand wait on the winning tile's kind only (docs/rules.md §1.2)?"""
         if self._unique_wait is None:
             self._unique_wait = waits_only_on(self.closed, self.win, self.counts, len(self.hand.melds),
                                               self.options.waits_count_exhausted_tiles)
@@ -149,7 +149,7 @@ class Reading:
                         concealed_kongs += 1
                     else:
                         melded_kongs += 1
-                # a pung completed by a discarded winning tile is exposed (rules.md §1.2)
+                # a pung completed by a discarded winning tile is exposed (docs/rules.md §1.2)
                 elif s.meld is None and not (i == d.win_set and not facts.ctx.self_drawn):
                     concealed_pungs += 1
             elif kind is SetKind.PAIR:

@@ -1,4 +1,4 @@
-"""Waits (rules.md §1.2) computed suit by suit, for the wait fans (77-79).
+"""Waits (docs/rules.md §1.2) computed suit by suit, for the wait fans (77-79).
 
 decompose.waits tries every tile kind on the whole hand; here the standard shape is read
 from per-suit tables cached on each suit's nine counts (which tiles can join a set, whether
