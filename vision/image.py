@@ -19,13 +19,15 @@ nothing for a 640-pixel detector; `Photo` keeps the full upright size so boxes m
 from __future__ import annotations
 
 import io
+import math
 import os
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 try:  # a plugin: Image.open reads HEIC/HEIF once it is registered
     from pillow_heif import register_heif_opener
@@ -39,6 +41,10 @@ else:
 # (a JPEG then decodes at 1/4 scale in about the time of a 12 MP one); a 100 MP claim is refused.
 DEFAULT_MAX_PIXELS = 64_000_000
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024  # ten times a 48 MP phone JPEG; more is not a photo.
+# Pixels kept once decoded: a bigger photo is decoded smaller (JPEG, in the DCT) or reduced by
+# a whole factor right after decoding (PNG, WebP, TIFF, ...), before any copy or conversion,
+# so a 262 KB one-colour 63 MP PNG costs one decode buffer, not gigabytes of copies.
+MAX_DECODED_PIXELS = 16_000_000
 ALPHA_BACKGROUND = (255, 255, 255)  # transparent art (tile renders) lies on white.
 
 
@@ -78,24 +84,40 @@ def _read_bytes(source: bytes | str | os.PathLike, max_bytes: int) -> tuple[byte
     else:
         path = Path(source)
         name = str(path)
-        try:
-            size = path.stat().st_size
-            if size > max_bytes:
-                raise ImageError(f"{name}: file is {size / 2**20:.0f} MiB, over the "
-                                 f"{max_bytes / 2**20:.0f} MiB limit")
-            if path.is_dir():
-                raise ImageError(f"{name}: is a directory, not an image")
-            data = path.read_bytes()
-        except ImageError:
-            raise
-        except OSError as exc:
-            raise ImageError(f"{name}: cannot read file ({exc.strerror or exc})") from None
+        data = _read_regular_file(path, name, max_bytes)
     if len(data) > max_bytes:
         raise ImageError(f"{name}: {len(data) / 2**20:.0f} MiB, over the "
                          f"{max_bytes / 2**20:.0f} MiB limit")
     if not data:
         raise ImageError(f"{name}: empty file, not an image")
     return data, name
+
+
+def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
+    """The file's bytes; a directory, device (/dev/zero) or FIFO is refused without reading
+    it (opened non-blocking, so a FIFO with no writer cannot hang), and never more than
+    max_bytes + 1 bytes are read, whatever the file claims."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except IsADirectoryError:
+        raise ImageError(f"{name}: is a directory, not an image") from None
+    except OSError as exc:
+        raise ImageError(f"{name}: cannot read file ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ImageError(f"{name}: is a directory, not an image")
+        if not stat.S_ISREG(info.st_mode):
+            raise ImageError(f"{name}: not a regular file (a device, pipe or socket), not an image")
+        if info.st_size > max_bytes:
+            raise ImageError(f"{name}: file is {info.st_size / 2**20:.0f} MiB, over the "
+                             f"{max_bytes / 2**20:.0f} MiB limit")
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            return stream.read(max_bytes + 1)
+    except OSError as exc:
+        raise ImageError(f"{name}: cannot read file ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
 
 
 def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
@@ -144,43 +166,101 @@ def _to_rgb_array(image: Image.Image) -> np.ndarray:
         grey = np.clip(values * scale + 0.5, 0, 255).astype(np.uint8)
         return np.ascontiguousarray(np.repeat(grey[:, :, None], 3, axis=2))
     if mode in ("RGBA", "LA", "PA", "RGBa", "La") or (mode == "P" and "transparency" in image.info):
-        rgba = image.convert("RGBA")
-        background = Image.new("RGBA", rgba.size, ALPHA_BACKGROUND + (255,))
-        return np.asarray(Image.alpha_composite(background, rgba).convert("RGB"))
+        rgba = image if mode == "RGBA" else image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, ALPHA_BACKGROUND)
+        flat.paste(rgba.convert("RGB"), mask=rgba.getchannel("A"))  # one RGB copy, not four RGBA
+        return np.asarray(flat)
     if mode != "RGB":
         image = image.convert("RGB")  # L, 1, P, CMYK, YCbCr, LAB, HSV, 16-bit RGB
     return np.asarray(image)
 
 
 def load_photo(source: bytes | str | os.PathLike, *, max_pixels: int = DEFAULT_MAX_PIXELS,
-               max_bytes: int = DEFAULT_MAX_BYTES, min_side: int | None = None) -> Photo:
+               max_bytes: int = DEFAULT_MAX_BYTES, min_side: int | None = None,
+               max_decoded: int | None = MAX_DECODED_PIXELS) -> Photo:
     """Decode a photo upright (EXIF orientation applied).
 
-    `min_side`: when given, a JPEG may be decoded at a reduced scale as long as both sides
-    stay at least `min_side` pixels (other formats decode at full size); `Photo.width` and
-    `Photo.height` are always the full-resolution upright size.
+    `min_side`: when given, the photo may be decoded smaller as long as both sides stay at
+    least `min_side` pixels (a JPEG at 1/2, 1/4 or 1/8 scale in the DCT, other formats
+    reduced by a whole factor). `max_decoded`: the most pixels kept (None: no bound).
+    `Photo.width` and `Photo.height` are always the full-resolution upright size.
     """
     data, name = _read_bytes(source, max_bytes)
     image = _open_checked(data, name, max_pixels)
     full_w, full_h = image.size
+    factor = _reduce_factor(full_w, full_h, min_side, max_decoded)
     try:
-        if min_side and image.format == "JPEG":
-            image.draft("RGB", (min_side, min_side))
+        if factor > 1 and image.format == "JPEG":
+            image.draft("RGB", (math.ceil(full_w / factor), math.ceil(full_h / factor)))
         image.load()
-        upright = ImageOps.exif_transpose(image)
+        if factor > 1 and image.size == (full_w, full_h):  # not reduced while decoding
+            upright = _reduced_upright(image, factor)
+        else:
+            upright = ImageOps.exif_transpose(image)
+        decoded_size, orientation = image.size, _orientation(image)
+        image = None  # the decode buffer goes before the conversion's copies are made
         rgb = _to_rgb_array(upright)
     except ImageError:
         raise
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError) as exc:
         # Pillow says "image file is truncated", "broken data stream", ... for bad bodies.
         raise ImageError(f"{name}: truncated or corrupt image ({_one_line(exc)})") from None
-    if upright.size != image.size:  # a 90/270 degree EXIF turn swaps the full size too
-        full_w, full_h = full_h, full_w
+    if _turned(upright.size, decoded_size) or orientation in _QUARTER_TURNS:
+        full_w, full_h = full_h, full_w  # a 90/270 degree EXIF turn swaps the full size too
     return Photo(rgb=np.ascontiguousarray(rgb), width=full_w, height=full_h)
+
+
+def _reduce_factor(width: int, height: int, min_side: int | None, max_decoded: int | None) -> int:
+    """The whole factor to decode by: as small as min_side allows, enough for max_decoded."""
+    factor = max(1, min(width, height) // min_side) if min_side else 1
+    if max_decoded:
+        factor = max(factor, math.ceil(math.sqrt(width * height / max_decoded)))
+    return factor
+
+
+# EXIF orientation → the turn that makes the photo upright (as ImageOps.exif_transpose)
+_TURNS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+          4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE,
+          6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+          8: Image.Transpose.ROTATE_90}
+_QUARTER_TURNS = (5, 6, 7, 8)
+# modes Image.reduce does not take, and the mode each is widened to first
+_REDUCIBLE = {"1": "L", "P": "RGBA", "PA": "RGBA", "I;16": "I", "I;16B": "I", "I;16L": "I", "I;16N": "I"}
+
+
+def _orientation(image: Image.Image) -> int:
+    try:
+        return int(image.getexif().get(ExifTags.Base.Orientation, 1) or 1)
+    except (TypeError, ValueError):
+        return 1
+
+
+def _turned(upright: tuple[int, int], decoded: tuple[int, int]) -> bool:
+    return upright != decoded and upright == decoded[::-1]
+
+
+def _reduced_upright(image: Image.Image, factor: int) -> Image.Image:
+    """The decoded image made `factor` times smaller, then turned upright; the orientation is
+    read from the decoded file, since a reduced copy may not carry its tags."""
+    orientation = _orientation(image)
+    if image.mode in _REDUCIBLE:
+        wide = _REDUCIBLE[image.mode]
+        if image.mode == "P" and "transparency" not in image.info:
+            wide = "RGB"
+        image = image.convert(wide)
+    if image.mode in ("RGBA", "LA"):
+        # band by band: Image.reduce would first make a premultiplied copy of the whole
+        # decoded image; a colour bleeding from a transparent pixel is lost on white anyway
+        small = Image.merge(image.mode, [image.getchannel(band).reduce(factor)
+                                         for band in image.getbands()])
+    else:
+        small = image.reduce(factor)
+    turn = _TURNS.get(orientation)
+    return small.transpose(turn) if turn is not None else small
 
 
 def decode_image(source: bytes | str | os.PathLike, *,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> np.ndarray:
     """Full-resolution upright RGB uint8 array of shape (h, w, 3)."""
-    return load_photo(source, max_pixels=max_pixels, max_bytes=max_bytes).rgb
+    return load_photo(source, max_pixels=max_pixels, max_bytes=max_bytes, max_decoded=None).rgb

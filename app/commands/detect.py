@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.image import DEFAULT_MAX_PIXELS, ImageError
     from vision.pipeline import TileReader
 
+    if args.max_megapixels is not None and not 0 < args.max_megapixels <= 1000:
+        raise ValueError(f"--max-megapixels takes a number from 0 to 1000, got {args.max_megapixels:g}")
     max_pixels = DEFAULT_MAX_PIXELS if args.max_megapixels is None else int(args.max_megapixels * 1e6)
     try:
         reader = TileReader(args.model or model_path(), max_pixels=max_pixels,
