@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,10 @@ from vision.legibility import photo_hint
 # what else in the environment changes the reader: the crop classifier, the operating confidence
 READER_ENV = runtime.READER_ENV
 LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
+# photos read at once by this page server (all sessions together): each holds a decoded
+# photo and the model's buffers, so more players uploading at once wait instead of adding up
+MAX_READS_AT_ONCE = 2
+_READS = threading.BoundedSemaphore(MAX_READS_AT_ONCE)
 OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
 
 
@@ -109,7 +114,8 @@ def recognise(data: bytes, reader: Reader) -> Recognition | str:
     from vision.image import ImageError
     start = time.perf_counter()
     try:
-        reading = reader.read(bytes(data))
+        with _READS:
+            reading = reader.read(bytes(data))
     except ImageError as exc:
         return "Could not use this photo: " + str(exc).removeprefix("image bytes: ")
     except MemoryError:

@@ -120,3 +120,32 @@ def test_detect_on_a_device_says_so_in_one_line():
                           capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "not a regular file" in json.loads(proc.stdout.splitlines()[0])["error"]
+
+
+def test_the_page_reads_at_most_two_photos_at_once():
+    """Four players uploading together: the reads queue instead of adding up their memory."""
+    import time
+
+    from app import recognise
+
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    class SlowReader:
+        def read(self, source):
+            with lock:
+                state["now"] += 1
+                state["most"] = max(state["most"], state["now"])
+            time.sleep(0.05)
+            with lock:
+                state["now"] -= 1
+            raise ImageError("image bytes: not an image (unknown format)")
+
+    answers = []
+    players = [threading.Thread(target=lambda: answers.append(recognise.recognise(b"x", SlowReader())))
+               for _ in range(6)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join(timeout=10)
+    assert len(answers) == 6 and all(a.startswith("Could not use this photo") for a in answers)
+    assert state["most"] == recognise.MAX_READS_AT_ONCE
