@@ -1,0 +1,290 @@
+"""The Practice page: one hand of Hong Kong mahjong (preset hk001) against three computer
+players, on the engine of `game`.
+
+Your tiles are large buttons: tap one, then confirm to discard it. When you may claim a
+discard (or rob a kong) the page shows one button per legal claim and "Pass", and waits for
+you. The other hands stay face down, with their exposed sets and flowers; every discard
+pool, the wall count and whose turn it is are on show. At the end the winning hand is
+explained by the scorer's own view (fans and payments), or the hand is a draw with no
+payment. The seed is shown so that a hand can be replayed; a new hand takes one tap.
+Computer turns are played at once, up to your next decision, and listed in a short log.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+import streamlit as st
+
+from app import evaluate
+from app.ui import result
+from game.engine import apply, legal_moves, new_game, to_move
+from game.players import choose
+from game.state import SEATS, Action, Move, Phase, State
+from game.tiles import code
+from scoring.hand import MeldKind
+from scoring.tiles import BACK, NAMES, TILES
+
+KEY = "practice"
+WIND_NAMES = ("East", "South", "West", "North")
+RECENT = 8             # log lines shown
+MAX_SEED = 999_999
+
+CSS = """
+<style>
+div[class*="st-key-ptile__"] {
+  --tile-w: min(54px, calc((100vw - 1.4rem - 6 * 4px - 8px) / 7));
+  flex: 0 0 var(--tile-w) !important; width: var(--tile-w) !important; }
+div[class*="st-key-ptile__"] button {
+  width: 100%%; min-width: 0; aspect-ratio: 42 / 74; height: auto; min-height: 0 !important;
+  padding: 0 0 1px 0; display: flex; align-items: flex-end; justify-content: center;
+  border-radius: 7px; border: 1px solid #bbb; background-color: #fbf8ef;
+  background-repeat: no-repeat; background-position: center top; background-size: 100%% auto; }
+div[class*="st-key-ptile__"] button p { font-size: 11px; line-height: 12px; color: #333; }
+div[class*="st-key-ptile__"][class*="__sel__"] button { border: 3px solid #1f5fd0;
+  box-shadow: 0 0 0 3px #9bbcf2; transform: translateY(-6px); }
+div[class*="st-key-ptile__"][class*="__new__"] { margin-left: 10px; }
+div[class*="st-key-phand"] { gap: 4px; }
+.pt-row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; margin: 1px 0 3px 0; }
+.pt-row img { height: 30px; width: auto; }
+.pt-row img.pt-small { height: 22px; }
+.pt-row .pt-gap { width: 8px; }
+.pt-who { font-size: 0.92rem; margin-top: 0.35rem; }
+%(tiles)s
+</style>
+""" % {"tiles": "\n".join(
+    f'div[class*="st-key-ptile__"][class*="__{c}__"] button '
+    f'{{ background-image: url("app/static/{c}.png"); }}' for c in TILES)}
+
+
+# --- the game in the session --------------------------------------------------------------
+
+def _game() -> dict:
+    if KEY not in st.session_state:
+        st.session_state[KEY] = {"human": 0, "rotate": False, "slowest": 0.0}
+        _start(random.SystemRandom().randrange(MAX_SEED + 1))
+    return st.session_state[KEY]
+
+
+def _start(seed: int) -> None:
+    game = st.session_state[KEY]
+    game.update(seed=seed, state=new_game(seed), sel=None, seen=0)
+
+
+def _advance(game: dict) -> None:
+    """Play the computers' decisions up to the player's next one (or the end)."""
+    state = game["state"]
+    while not state.over and to_move(state) != game["human"]:
+        began = time.perf_counter()
+        state = apply(state, choose(state))
+        game["slowest"] = max(game["slowest"], time.perf_counter() - began)
+    game["state"] = state
+
+
+def on_tile(tile: int) -> None:
+    game = st.session_state[KEY]
+    game["sel"] = None if game["sel"] == tile else tile
+
+
+def on_move(move: Move) -> None:
+    game = st.session_state[KEY]
+    if move in legal_moves(game["state"]):  # a stale button (double tap) does nothing
+        game["seen"] = len(game["state"].log)
+        game["state"] = apply(game["state"], move)
+    game["sel"] = None
+
+
+def on_new(seed: int | None) -> None:
+    game = st.session_state[KEY]
+    if game.get("rotate") and seed is None:
+        game["human"] = (game["human"] + 3) % 4  # the dealer passes on: you sit one wind later
+    _start(random.SystemRandom().randrange(MAX_SEED + 1) if seed is None else seed)
+
+
+# --- words and pictures -------------------------------------------------------------------
+
+def name(seat: int, human: int) -> str:
+    return f"You ({WIND_NAMES[seat]})" if seat == human else f"{WIND_NAMES[seat]} (computer)"
+
+
+def tile_name(c: str) -> str:
+    return NAMES.get(c, (c, ""))[0]
+
+
+def _img(c: str, small: bool = False) -> str:
+    cls = ' class="pt-small"' if small else ""
+    return f'<img src="app/static/{c}.png" alt="{c}" title="{tile_name(c) if c != BACK else "hidden"}"{cls}>'
+
+
+def _row(groups, small: bool = False) -> str:
+    parts = []
+    for g in groups:
+        if not g:
+            continue
+        if parts:
+            parts.append('<span class="pt-gap"></span>')
+        parts.extend(_img(c, small) for c in g)
+    return f'<div class="pt-row">{"".join(parts)}</div>' if parts else ""
+
+
+def _html(body: str) -> None:
+    if body:
+        st.html(body)
+
+
+def _set_faces(m) -> tuple[str, ...]:
+    faces = tuple(code(t) for t in m.tiles)
+    if m.kind is MeldKind.CONCEALED_KONG:  # shown as on the table: two face down at the ends
+        return (BACK, faces[1], faces[2], BACK)
+    return faces
+
+
+def describe(move: Move, human: int) -> str:
+    who = "You" if move.seat == human else WIND_NAMES[move.seat]
+    tile = tile_name(code(move.tile)) if move.tile is not None else ""
+    hidden = move.seat != human and move.action in (Action.DRAW, Action.REPLACEMENT)
+    words = {
+        Action.DISCARD: f"discard{'s' if who != 'You' else ''} {tile}",
+        Action.WIN: f"win{'s' if who != 'You' else ''} on {tile}",
+        Action.CHOW: f"chow {tile}", Action.PUNG: f"pung {tile}", Action.KONG: f"kong {tile}",
+        Action.CONCEALED_KONG: f"declare{'s' if who != 'You' else ''} a concealed kong of {tile}",
+        Action.PROMOTED_KONG: f"promote{'s' if who != 'You' else ''} a pung of {tile} to a kong",
+        Action.PASS: "pass",
+        Action.DRAW: "draw" + ("" if hidden else f" {tile}"),
+        Action.BONUS: f"lay{'s' if who != 'You' else ''} aside {tile}",
+        Action.REPLACEMENT: "draw a replacement" + ("" if hidden else f" ({tile})"),
+        Action.DEAL: "are dealt" if who == "You" else "is dealt",
+    }[move.action]
+    if who != "You" and move.action in (Action.DRAW, Action.REPLACEMENT, Action.PASS):
+        words = words.replace("draw", "draws", 1).replace("pass", "passes", 1)
+    return f"{who} {words}"
+
+
+def move_label(move: Move, own_turn: bool) -> str:
+    """The button of a claim (`own_turn` False) or of a declaration on the player's turn."""
+    if move.action is Action.PASS:
+        return "Pass"
+    c = code(move.tile)
+    if move.action is Action.CHOW:
+        faces = sorted([c] + [code(t) for t in move.tiles])
+        return f"Chow {'-'.join(f[0] for f in faces)}{c[1]}"
+    if move.action is Action.WIN:
+        return f"Win, self-drawn {c}!" if own_turn else f"Win on {c}!"
+    return {Action.PUNG: f"Pung {c}", Action.KONG: f"Kong {c}",
+            Action.CONCEALED_KONG: f"Concealed kong {c}",
+            Action.PROMOTED_KONG: f"Kong {c} (add to your pung)"}[move.action]
+
+
+# --- the page -----------------------------------------------------------------------------
+
+def render() -> None:
+    st.html(CSS)
+    game = _game()
+    _advance(game)
+    state, human = game["state"], game["human"]
+    _header(game, state, human)
+    for step in (1, 2, 3):
+        _opponent(state, (human + step) % 4, human)
+    _own(state, human, game)
+    _recent(state, human, game)
+    if state.over:
+        _end(state, human)
+    _footer(game)
+
+
+def _header(game: dict, state: State, human: int) -> None:
+    if state.over:
+        turn = "Hand over"
+    elif to_move(state) == human:
+        turn = "Your claim?" if state.phase in (Phase.CLAIM, Phase.ROB) else "Your turn"
+    else:
+        turn = f"{WIND_NAMES[state.turn]} to play"
+    st.markdown(f"**{turn}** · wall **{state.wall_left}** · seed `{game['seed']}` · "
+                f"you are {WIND_NAMES[human]}")
+
+
+def _opponent(state: State, seat: int, human: int) -> None:
+    p = state.players[seat]
+    marker = "▶ " if state.turn == seat and not state.over else ""
+    with st.container(key=f"popp__{seat}"):
+        st.html(f'<div class="pt-who">{marker}<b>{name(seat, human)}</b> · {len(p.concealed)} in hand'
+                f'{" · " + str(len(p.bonus)) + " bonus" if p.bonus else ""}</div>')
+        hidden = tuple(code(t) for t in p.concealed) if state.over else (BACK,) * len(p.concealed)
+        _html(_row([hidden] + [_set_faces(m) for m in p.melds] + [tuple(code(t) for t in p.bonus)], small=True))
+        _html(_row([tuple(code(t) for t in p.discards)], small=True))
+
+
+def _own(state: State, human: int, game: dict) -> None:
+    p = state.players[human]
+    marker = "▶ " if state.turn == human and not state.over else ""
+    st.html(f'<div class="pt-who">{marker}<b>{name(human, human)}</b></div>')
+    _html(_row([_set_faces(m) for m in p.melds] + [tuple(code(t) for t in p.bonus)]))
+    _html(_row([tuple(code(t) for t in p.discards)], small=True))
+    moves = legal_moves(state) if to_move(state) == human else ()
+    discards = {m.tile for m in moves if m.action is Action.DISCARD}
+    tiles = list(p.concealed)
+    if state.drawn in tiles and state.turn == human:
+        tiles.remove(state.drawn)
+        tiles.append(state.drawn)
+    with st.container(horizontal=True, key="phand"):
+        for t in tiles:
+            flags = ("sel__" if game["sel"] == t else "") + ("new__" if t == state.drawn and state.turn == human else "")
+            st.button(code(t), key=f"ptile__{t}__{code(t)}__{flags}", disabled=t not in discards,
+                      on_click=on_tile, args=(t,), help=tile_name(code(t)))
+    _actions(moves, game)
+
+
+def _actions(moves: tuple[Move, ...], game: dict) -> None:
+    if not moves:
+        return
+    own_turn = any(m.action is Action.DISCARD for m in moves)
+    with st.container(horizontal=True, key="pactions"):
+        sel = game["sel"]
+        if sel is not None and Move(moves[0].seat, Action.DISCARD, sel) in moves:
+            st.button(f"Discard {tile_name(code(sel))}", key="pdiscard", type="primary",
+                      on_click=on_move, args=(Move(moves[0].seat, Action.DISCARD, sel),))
+        for i, m in enumerate(moves):
+            if m.action is Action.DISCARD:
+                continue
+            kind = "primary" if m.action is Action.WIN else "secondary"
+            st.button(move_label(m, own_turn), key=f"pmove__{i}__{m.action.value}", type=kind, on_click=on_move,
+                      args=(m,))
+    if own_turn and sel is None:
+        st.caption("Tap a tile, then confirm to discard it.")
+
+
+def _recent(state: State, human: int, game: dict) -> None:
+    shown = [m for m in state.log[max(game["seen"], 0):] if m.action is not Action.DEAL]
+    if not shown:
+        return
+    lines = [describe(m, human) for m in shown[-RECENT:]]
+    more = len(shown) - len(lines)
+    st.caption(("… " if more > 0 else "") + " · ".join(lines))
+
+
+def _end(state: State, human: int) -> None:
+    o = state.outcome
+    st.divider()
+    if o.winner is None:
+        st.info("Draw: no payment. The wall ran out without a winner.")
+        return
+    whose = "your" if o.discarder == human else f"{name(o.discarder, human)}'s" if o.discarder is not None else ""
+    how = "self-drawn" if o.self_drawn else f"robbing {whose} kong" if o.robbed else f"on {whose} discard"
+    verdict = "You win" if o.winner == human else f"{name(o.winner, human)} wins"
+    r = o.result
+    st.success(f"**{verdict}** {how}: **{r.total} fan**", icon=":material/check_circle:")
+    st.caption(f"`{r.hand}`" + (f" + {', '.join(code(t) for t in state.players[o.winner].bonus)}"
+                                if state.players[o.winner].bonus else ""))
+    names = [name(s, human) for s in range(4)]
+    result.render(evaluate.Outcome(result=r, notation=r.hand), names, "hk001")
+
+
+def _footer(game: dict) -> None:
+    st.divider()
+    with st.container(horizontal=True, vertical_alignment="bottom", key="pfooter"):
+        st.button("New hand", key="pnew", type="primary" if game["state"].over else "secondary",
+                  on_click=on_new, args=(None,))
+        seed = st.number_input("Seed", min_value=0, max_value=MAX_SEED, value=game["seed"], step=1,
+                               key=f"pseed__{game['seed']}")
+        st.button("Play this seed", key="preplay", on_click=on_new, args=(int(seed),))
+    game["rotate"] = st.checkbox("Rotate the dealer for the next hand", value=game["rotate"], key="protate")
