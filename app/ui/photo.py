@@ -95,10 +95,12 @@ def _show(who: str, found) -> None:
         return
     if found is None:
         return
+    # the hand's doubtful tiles as they stand now: a fixed or confirmed tile is no longer one
+    doubtful = edit.doubtful(state.draft(who), recognise.LOW_CONFIDENCE)
     with st.container(key=f"overlay__{who}"):
         st.image(found.overlay_jpeg, caption=None, width="stretch")
     st.session_state["read_line"] = {**st.session_state.get("read_line", {}),
-                                      who: read_line(found.tiles, found.seconds, found.doubtful)}
+                                      who: read_line(found.tiles, found.seconds, doubtful)}
     if found.message:
         st.info(found.message)
     _other_readings(who, found.layout)

@@ -100,7 +100,7 @@ def upload(page, data: bytes):
 
 def score_shown(page, timeout=30_000):
     """The score section shows the result of the photo's hand (a score, or why not)."""
-    page.locator(".st-key-score [data-testid=stAlert]").first.wait_for(timeout=timeout)
+    page.locator(".st-key-tally [data-testid=stAlert]").first.wait_for(timeout=timeout)
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
@@ -145,7 +145,6 @@ def test_upload_fix_score_add_reload(server, browser):
         settle(page)
         assert page.get_by_text("+39", exact=True).count() >= 1
         shot(page, "04-scored")
-        heads = {h: _top(page, h) for h in ("How it was won", "Score", "Tonight")}
 
         page.get_by_role("button", name="Add to the ledger").click()
         settle(page)
@@ -162,29 +161,6 @@ def test_upload_fix_score_add_reload(server, browser):
         assert frames.count() == 1
         assert page.get_by_text("Saved in ~/.mahjong-lens/ledger.sqlite3").count() == 1
         shot(page, "06-after-reload")
-        _readme_picture(heads, _top(page, "Tonight"))
-
-
-def _top(page, heading: str) -> int:
-    return int(page.locator("h3", has_text=heading).first.bounding_box()["y"])
-
-
-def _readme_picture(heads: dict, ledger_top: int) -> None:
-    """Three phone-width panels (photo and hand; score; ledger after reload) side by side,
-    for the README (copied by hand to docs/screenshot.png)."""
-    from PIL import Image
-    scored = Image.open(ARTIFACTS / "04-scored.png")
-    reloaded = Image.open(ARTIFACTS / "06-after-reload.png")
-    hand_end = min(heads["How it was won"], 1250)
-    panels = [scored.crop((0, 0, 412, hand_end)),
-              scored.crop((0, heads["Score"] - 10, 412, min(heads["Tonight"], heads["Score"] + 1250))),
-              reloaded.crop((0, ledger_top - 10, 412, ledger_top + 1000))]
-    height = max(p.height for p in panels)
-    out = Image.new("RGB", (412 * 3 + 40, height), "white")
-    for i, panel in enumerate(panels):
-        out.paste(panel, (i * (412 + 20), 0))
-    out = out.resize((out.width * 3 // 4, out.height * 3 // 4), Image.LANCZOS)
-    out.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(ARTIFACTS / "readme.png", optimize=True)
 
 
 def _timing_photo(i: int) -> bytes:
