@@ -272,3 +272,17 @@ def test_a_clear_tile_is_never_dropped_to_fit_codes():
     boxes = grid((9, 9, 9, 7, 8))
     with pytest.raises(TileSetError, match="found 42 tiles in 5 rows .*CODES has 41"):
         match_photo(boxes, np.full(len(boxes), 0.9), 41, 0.5)
+
+
+@pytest.mark.parametrize("upright_p, across_p, across", [
+    (0.6, 0.1, False), (0.1, 0.6, True), (0.3, 0.4, False),  # a little surer is not enough
+])
+def test_a_sheet_shot_from_across_the_table_is_read_reversed(upright_p, across_p, across):
+    from vision.tileset.learn import shot_from_across
+
+    codes = ["1m", "2m", "3m"]
+    as_cut = np.full((3, 5), 0.05)
+    turned = np.full((3, 5), 0.05)
+    as_cut[[0, 1, 2], [0, 1, 2]] = upright_p      # as cut, tile i reads codes[i]
+    turned[[0, 1, 2], [2, 1, 0]] = across_p       # turned, tile i reads codes[2 - i]
+    assert shot_from_across(as_cut, turned, codes, NAMES) is across

@@ -3,6 +3,8 @@
 A teaching photo is decoded as the reader decodes a photo to read it, its tiles are found
 with the tile finder down to a low tile score (a blank white dragon scores low), matched to
 CODES (vision/tileset/sheet.py), and each matched tile's features are stored under its code.
+A sheet shot from across the table (every tile upside down, the order reversed) is read
+the right way round when the reader is far surer of the codes that way.
 """
 from __future__ import annotations
 
@@ -12,12 +14,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.recognition.refine import turn_over
 from vision.tileset.reader import TaughtClassifier, taught_refiner
 from vision.tileset.sheet import match_photo, parse_codes
 from vision.tileset.store import TileSet, TileSetError, load_set, remove_source, save_set
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
 SHEET = "sheet"
+ACROSS_ODDS = 2.0  # per tile, for reading a sheet as shot from across the table
 
 
 def hand_source(hand_id) -> str:
@@ -89,9 +93,15 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) 
     matches = _match_all(found, codes, rows_wanted, conf)
     tiles, feats, turned = [], [], []
     for k, ((photo, _, _), match) in enumerate(zip(found, matches)):
-        probs, f, t = reader.refiner.features(photo.rgb, match.boxes)
+        boxes = match.boxes
+        probs, f, t = reader.refiner.features(photo.rgb, boxes)
+        mine = codes[len(tiles):len(tiles) + len(boxes)]
+        upside = reader.refiner.mean_probabilities([turn_over(reader.refiner.crops(photo.rgb,
+                                                                                   boxes))])
+        if shot_from_across(probs, upside, mine, reader.refiner.names):
+            boxes, probs, f, t = boxes[::-1], upside[::-1], t[::-1], f[::-1]
         sx, sy = photo.scale
-        for box, p in zip(match.boxes, probs):
+        for box, p in zip(boxes, probs):
             full = (box * np.array([sx, sy, sx, sy])).round(1)
             tiles.append(SheetTile(k, tuple(float(v) for v in full), codes[len(tiles)],
                                    reader.refiner.names[int(p.argmax())]))
@@ -99,6 +109,17 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) 
         turned.append(t)
     return Sheet(tuple(tiles), tuple(m.rows for m in matches), np.concatenate(feats),
                  np.concatenate(turned), reader.refiner.probe(), time.perf_counter() - start)
+
+
+def shot_from_across(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> bool:
+    """Whether a sheet was photographed from across the table: its tiles upside down and
+    its reading order reversed. The reader's probabilities of the codes (as cut in reading
+    order, against turned 180° in reverse order) must say so by ACROSS_ODDS per tile."""
+    ids = np.array([list(names).index(c) for c in codes])
+    rows = np.arange(len(ids))
+    upright = np.log(np.maximum(as_cut[rows, ids], 1e-9)).sum()
+    across = np.log(np.maximum(turned[rows, ids[::-1]], 1e-9)).sum()
+    return bool(across - upright > np.log(ACROSS_ODDS) * len(ids))
 
 
 def reader_tile_score(dets) -> np.ndarray:

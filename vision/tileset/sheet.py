@@ -130,7 +130,9 @@ def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
         kept = _look_again(boxes, scores, kept, want, conf, rows_wanted)
     rows = rows_of(boxes[kept])
     lengths = tuple(len(r) for r in rows)
-    if len(kept) != want or (rows_wanted is not None and lengths != rows_wanted):
+    # rows reversed: the sheet shot from across the table (vision/tileset/learn.py turns it)
+    if len(kept) != want or (rows_wanted is not None
+                             and lengths not in (rows_wanted, rows_wanted[::-1])):
         said = f"{want}" + (f" in rows ({','.join(map(str, rows_wanted))})" if rows_wanted else "")
         raise TileSetError(f"found {len(kept)} tiles in {len(rows)} rows "
                            f"({','.join(map(str, lengths))}), CODES has {said}")
