@@ -137,7 +137,10 @@ def _score(rules, preset, overrides, sit) -> evaluate.Outcome:
 def main() -> None:
     st.set_page_config(page_title="mahjong-lens", page_icon="🀄", layout="wide")
     st.html(style.CSS)
-    score_page()
+    from app.ui import practice  # a practice hand of Hong Kong mahjong against the computer
+    st.navigation([st.Page(score_page, title="Score", default=True),
+                   st.Page(practice.render, title="Practice", url_path="practice")],
+                  position="top").run()
 
 
 if __name__ == "__main__":
