@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from app.i18n import N_
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld, MeldKind
 from scoring.tiles import BACK, BONUS, INDEX, format_tiles, is_bonus, sorted_tiles
@@ -21,9 +22,10 @@ MAX_MELDS = 4
 # The kinds a meld can be given on the page; "concealed" chows and pungs are not declared
 # sets, so choosing one moves the tiles back among the concealed tiles.
 MELD_KINDS = ("chow", "pung", "kong", "concealed_kong", "promoted_kong")
-KIND_LABELS = {"chow": "Chow, exposed", "pung": "Pung, exposed", "kong": "Kong, exposed",
-               "concealed_kong": "Kong, concealed", "promoted_kong": "Kong, added to a pung",
-               "loose": "Concealed: back among the hand's tiles"}
+# English; the page shows them through the catalogue (N_ marks them for it)
+KIND_LABELS = {"chow": N_("Chow, exposed"), "pung": N_("Pung, exposed"), "kong": N_("Kong, exposed"),
+               "concealed_kong": N_("Kong, concealed"), "promoted_kong": N_("Kong, added to a pung"),
+               "loose": N_("Concealed: back among the hand's tiles")}
 MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4, "concealed_kong": 4, "promoted_kong": 4}
 
 

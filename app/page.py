@@ -21,8 +21,9 @@ if __package__ in (None, ""):  # run as a script by `streamlit run`: make `app` 
 import streamlit as st
 
 from app import evaluate
+from app.i18n import _
 from app.ledger import LedgerError, data_dir
-from app.ui import hand, ledger_view, photo, result, situation, state, style
+from app.ui import hand, language, ledger_view, photo, result, situation, state, style
 
 log = logging.getLogger("mahjong_lens.page")
 
@@ -41,7 +42,8 @@ def guarded(where: str):
     except Exception as exc:  # the page's last line of defence: no traceback reaches the player
         log.exception("error in %s", where)
         text = " ".join(str(exc).split())[:200] or type(exc).__name__
-        st.error(f"Something went wrong in {where} ({text}). The rest of the page still works.")
+        st.error(_("Something went wrong in {where} ({text}). The rest of the page still works.").format(
+            where=where, text=text))
 
 
 def _names(ledger, night) -> list[str]:
@@ -53,54 +55,57 @@ def _names(ledger, night) -> list[str]:
 def _whose_hand(names: list[str], winner: int) -> str:
     """Classical: which player's hand is being entered (the winner's, or another's)."""
     options = ["win"] + [f"o{s}" for s in range(4) if s != winner]
-    label = {"win": f"{names[winner]} (winner)",
+    label = {"win": _("{name} (winner)").format(name=names[winner]),
              **{f"o{s}": names[s] for s in range(4)}}
-    who = st.segmented_control("Hand of", options, key=f"whose__{winner}", default="win",
+    who = st.segmented_control(_("Hand of"), options, key=f"whose__{winner}", default="win",
                                required=True, format_func=label.get)
     if who != "win":
-        st.caption("A loser's hand: any tiles they hold, sets as declared, bonus tiles. "
-                   "Leave it empty if they do not show it.")
+        st.caption(_("A loser's hand: any tiles they hold, sets as declared, bonus tiles. "
+                     "Leave it empty if they do not show it."))
     return who
 
 
 def score_page() -> None:
     """The scoring page: photo to score to ledger."""
     state.init()
+    language.install()
     folder = data_dir(page_args(sys.argv[1:]).data_dir)
     ledger = ledger_view.open_ledger(folder)
+    lang = language.resolve(ledger)
     night = None
-    with guarded("the ledger"):
+    with guarded(_("the ledger")):
         if not isinstance(ledger, str):
             try:
                 night = ledger.current_night()
             except LedgerError as exc:
-                ledger = f"The ledger is off: {exc}"
+                ledger = _("The ledger is off: {reason}").format(reason=exc)
     names = _names(ledger, night)
     hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
     with hand_col:
+        language.render_menu(ledger, lang)
         rules, how = _hand_column(names)
         tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
     with score_col:
         preset, overrides, more = None, {}, {}
-        with guarded("the rules"):
+        with guarded(_("the rules")):
             preset, overrides = situation.render_options(rules)
-        with guarded("how it was won"):
+        with guarded(_("how it was won")):
             more = situation.render_more(rules, how[1])
         sit = situation.situation(how, more)
-        st.subheader("Score", anchor=False)
+        st.subheader(_("Score"), anchor=False)
         details = st.container(key="score")
-    outcome = evaluate.Outcome(message="The hand could not be scored.")
-    with details, guarded("the score"):
+    outcome = evaluate.Outcome(message=_("The hand could not be scored."))
+    with details, guarded(_("the score")):
         outcome = _score(rules, preset, overrides, sit)
         result.render(outcome, names, rules)
         if outcome.players:
             result.render_table(outcome, names)
-    with tally, guarded("the score"):
+    with tally, guarded(_("the score")):
         entry = evaluate.ledger_entry(outcome, sit, rules, preset, overrides)
         result.render_tally(outcome, entry, rules)
         ledger_view.render_add(ledger, night, entry, st.session_state["session_id"],
                                st.session_state["generation"])
-    with ledger_col, guarded("the ledger"):
+    with ledger_col, guarded(_("the ledger")):
         ledger_view.render(ledger, night, rules)
 
 
@@ -108,20 +113,20 @@ def _hand_column(names: list[str]):
     """Rules, photo, hand and how it was won; returns the rule set and (winner, self-drawn,
     discarder)."""
     rules = "mcr"
-    with guarded("the rules"):
+    with guarded(_("the rules")):
         rules = situation.render_rules()
     winner = st.session_state.get("winner", 0) or 0
     who = "win"
-    with guarded("the photo"):
+    with guarded(_("the photo")):
         if rules == "classical":
             who = _whose_hand(names, winner)
         photo.render(who, need_winning=who == "win")
-    with guarded("the hand"):
+    with guarded(_("the hand")):
         hand.render(who, need_winning=who == "win")
     how = (winner, False, None)
-    with guarded("how it was won"):
+    with guarded(_("how it was won")):
         how = situation.render_how(names)
-    with guarded("the hand"):
+    with guarded(_("the hand")):
         hand.render_tools(who)
     return rules, how
 

@@ -18,7 +18,7 @@ import datetime as dt
 import gettext
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,7 +33,10 @@ LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski", "uk": "Украї�
 # Babel's locale for numbers and dates: the country where the language is mostly played
 BABEL_LOCALES = {"en": "en", "pl": "pl_PL", "uk": "uk_UA", "de": "de_DE", "zh": "zh_Hans_CN"}
 
-_current: ContextVar[str] = ContextVar("mahjong_lens_language", default=SOURCE)
+_current: ContextVar[str | None] = ContextVar("mahjong_lens_language", default=None)
+# where the language comes from outside a `using` block: the page's browser session, whose
+# button callbacks run before the page body sets anything (None: English)
+_fallback: Callable[[], str | None] | None = None
 
 
 @lru_cache(maxsize=None)
@@ -43,7 +46,17 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 def current() -> str:
-    return _current.get()
+    code = _current.get()
+    if code is None and _fallback is not None:
+        code = _fallback()
+    return code if code in LANGUAGES else SOURCE
+
+
+def set_fallback(resolver: Callable[[], str | None] | None) -> None:
+    """Where `current()` looks outside a `using` block; it must answer for the calling
+    thread's own user (the page passes its session's choice)."""
+    global _fallback
+    _fallback = resolver
 
 
 @contextlib.contextmanager
@@ -58,19 +71,19 @@ def using(lang: str | None) -> Iterator[str]:
 
 
 def _(message: str) -> str:
-    return translations(_current.get()).gettext(message)
+    return translations(current()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return translations(_current.get()).ngettext(singular, plural, n)
+    return translations(current()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
-    return translations(_current.get()).pgettext(context, message)
+    return translations(current()).pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return translations(_current.get()).npgettext(context, singular, plural, n)
+    return translations(current()).npgettext(context, singular, plural, n)
 
 
 def N_(message: str) -> str:

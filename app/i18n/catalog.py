@@ -8,7 +8,8 @@
 The strings of the code are found by Babel's Python extractor (`_`, `N_`, `ngettext`,
 `pgettext`, `npgettext`). Fan names and definitions are not written as calls: they come
 from the scorers' tables and `app.i18n.fans`, with the rule family as context, and each
-carries its Chinese name and value as a comment for translators.
+carries its Chinese name and value as a comment for translators; tile names likewise from
+`scoring.tiles.NAMES` (context 'tile').
 """
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ def template() -> Catalog:
             strip_comment_tags=True, directory_filter=lambda d: "__pycache__" not in d):
         catalog.add(message, None, [(f"app/{filename}", lineno)], auto_comments=comments,
                     context=context)
+    from scoring.tiles import NAMES
+    for code, (name, name_zh) in NAMES.items():
+        catalog.add(name, context="tile", auto_comments=[f"tile {code} {name_zh}"])
     for fam, name, name_zh, value in fan_rows():
         catalog.add(name, context=fam, auto_comments=[f"{fam} fan {name_zh} ({value})"])
         definition = DEFINITIONS[fam].get(name)

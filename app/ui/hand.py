@@ -7,6 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app import edit
+from app.i18n import _, ngettext, pgettext
+from app.i18n.messages import translate
 from app.recognise import LOW_CONFIDENCE
 from scoring.tiles import BONUS, NAMES, PLAYING, is_bonus
 
@@ -18,22 +20,27 @@ PALETTE_ROWS = (("m", PLAYING[0:9]), ("p", PLAYING[9:18]), ("s", PLAYING[18:27])
 
 def group_label(draft: edit.Draft, ref: str) -> str:
     if ref == edit.HAND:
-        return "Concealed tiles: {n}".format(n=len(draft.hand))
+        return _("Concealed tiles: {n}").format(n=len(draft.hand))
     if ref == edit.WIN:
-        return "Winning tile (guessed)" if draft.guessed else "Winning tile"
+        return _("Winning tile (guessed)") if draft.guessed else _("Winning tile")
     if ref == edit.BONUS_GROUP:
-        return "Flowers and seasons"
-    return "Set {n}: {kind}".format(n=int(ref[4:]) + 1, kind=edit.KIND_LABELS[draft.melds[int(ref[4:])].kind])
+        return _("Flowers and seasons")
+    return _("Set {n}: {kind}").format(n=int(ref[4:]) + 1, kind=kind_label(draft.melds[int(ref[4:])].kind))
+
+
+def kind_label(kind: str) -> str:
+    return _(edit.KIND_LABELS[kind]) if kind in edit.KIND_LABELS else kind
 
 
 def short_label(ref: str) -> str:
-    return {edit.HAND: "Hand", edit.WIN: "Winning tile", edit.BONUS_GROUP: "Flowers",
-            edit.NEW_MELD: "New set"}.get(ref) or "Set {n}".format(n=int(ref[4:]) + 1)
+    return {edit.HAND: _("Hand"), edit.WIN: _("Winning tile"), edit.BONUS_GROUP: _("Flowers"),
+            edit.NEW_MELD: _("New set")}.get(ref) or _("Set {n}").format(n=int(ref[4:]) + 1)
 
 
 def tile_name(code: str) -> str:
     english, chinese = NAMES.get(code, (code, ""))
-    return f"{english} {chinese}".strip()
+    local = pgettext("tile", english)
+    return chinese if local == chinese else f"{local} {chinese}".strip()
 
 
 def complete_size(need_winning: bool) -> int:
@@ -61,7 +68,7 @@ def _tiles(who: str, draft: edit.Draft, ref: str, sel) -> None:
 def _plus(who: str, ref: str, sel, target: str, adding: bool) -> None:
     on = adding and target == ref and not sel
     st.button("＋", key=f"add__{who}__{ref}__{'on__' if on else ''}",
-              help="Add tiles here: tap ＋, then tiles of the palette",
+              help=_("Add tiles here: tap ＋, then tiles of the palette"),
               on_click=state.on_target, args=(who, ref))
 
 
@@ -70,7 +77,7 @@ def _hand_row(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
     """The concealed tiles and, last in the same row, the winning tile (gold frame)."""
     read = st.session_state.get("read_line", {}).get(who)  # the photo's counts, said once here
     if need_winning:
-        line = "Concealed tiles: {n}, then the winning tile in gold.".format(n=len(draft.hand))
+        line = _("Concealed tiles: {n}, then the winning tile in gold.").format(n=len(draft.hand))
     else:
         line = group_label(draft, edit.HAND) + "."
     st.caption(f"{read} {line}" if read else line)
@@ -82,9 +89,9 @@ def _hand_row(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
             if draft.winning is None and adding:
                 _plus(who, edit.WIN, sel, target, adding)
     if need_winning and draft.guessed:
-        st.caption("The winning tile (marked ?) was guessed: the photo set no tile apart. If you "
-                   "won on another tile, tap it, then 'Winning tile': it changes fans such as "
-                   "Single Wait.")
+        st.caption(_("The winning tile (marked ?) was guessed: the photo set no tile apart. If you "
+                     "won on another tile, tap it, then 'Winning tile': it changes fans such as "
+                     "Single Wait."))
 
 
 def _group(who: str, draft: edit.Draft, ref: str, sel, target: str, adding: bool) -> None:
@@ -96,7 +103,7 @@ def _group(who: str, draft: edit.Draft, ref: str, sel, target: str, adding: bool
             key = f"kind__{who}__{ref}__{meld.kind}__{st.session_state['generation']}"
             st.selectbox(short_label(ref), list(edit.MELD_KINDS) + ["loose"],
                          index=edit.MELD_KINDS.index(meld.kind), key=key, width=150,
-                         format_func=edit.KIND_LABELS.get, on_change=state.on_kind,
+                         format_func=kind_label, on_change=state.on_kind,
                          args=(who, ref, key), label_visibility="collapsed")
         else:
             st.caption(group_label(draft, ref))
@@ -110,36 +117,35 @@ def _aside(who: str, draft: edit.Draft) -> None:
     if not draft.aside:
         return
     count = len(draft.aside)
-    st.caption(("1 tile of the photo was set aside as not part of the hand: tap it to bring it back."
-                if count == 1 else
-                "{n} tiles of the photo were set aside as not part of the hand: tap one to bring "
-                "it back.").format(n=count))
+    st.caption(ngettext("{n} tile of the photo was set aside as not part of the hand: tap it to bring it back.",
+                        "{n} tiles of the photo were set aside as not part of the hand: tap one to bring "
+                        "it back.", count).format(n=count))
     with st.container(horizontal=True, key=f"asidegrp__{who}"):
         for i, slot in enumerate(draft.aside):
             st.button(slot.code, key=f"aside__{who}__{i}__{slot.code}__",
                       on_click=state.on_bring_back, args=(who, i))
         if count > 1:
-            st.button("Bring all back", key=f"asideall__{who}", icon=":material/undo:",
+            st.button(_("Bring all back"), key=f"asideall__{who}", icon=":material/undo:",
                       on_click=state.on_bring_back, args=(who, None))
 
 
 def _actions(who: str, draft: edit.Draft, sel) -> None:
     """What else a tapped tile can do, in one row under the palette."""
-    _, ref, index = sel
+    _who, ref, index = sel
     dests = [r for r in edit.group_refs(draft) if r not in (ref, edit.WIN, edit.BONUS_GROUP)]
     if len(draft.melds) < edit.MAX_MELDS:
         dests.append(edit.NEW_MELD)
     with st.container(horizontal=True, key=f"acts__{who}", gap="small", vertical_alignment="center"):
         if ref != edit.WIN:
-            st.button("Winning tile", key=f"act__{who}__winning", icon=":material/emoji_events:",
+            st.button(_("Winning tile"), key=f"act__{who}__winning", icon=":material/emoji_events:",
                       on_click=state.on_action, args=(who, "winning"))
-        st.button("Remove", key=f"act__{who}__remove", icon=":material/delete:",
+        st.button(_("Remove"), key=f"act__{who}__remove", icon=":material/delete:",
                   on_click=state.on_action, args=(who, "remove"))
         key = f"moveto__{who}__{ref}__{index}"
-        st.selectbox("Move to", dests, index=None, key=key, placeholder="Move to…", width=130,
+        st.selectbox(_("Move to"), dests, index=None, key=key, placeholder=_("Move to…"), width=130,
                      format_func=short_label, label_visibility="collapsed",
                      on_change=state.on_move, args=(who, key))
-        st.button("Cancel", key=f"act__{who}__cancel", on_click=state.on_action, args=(who, "cancel"))
+        st.button(_("Cancel"), key=f"act__{who}__cancel", on_click=state.on_action, args=(who, "cancel"))
 
 
 def _palette(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
@@ -147,11 +153,11 @@ def _palette(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
     if sel:
         replacing = edit.group_slots(draft, sel[1])[sel[2]].code
         show_bonus = show_bonus and (is_bonus(replacing) or sel[1] == edit.BONUS_GROUP)
-        st.caption("Replace {name} with:".format(name=tile_name(replacing)))
+        st.caption(_("Replace {name} with:").format(name=tile_name(replacing)))
     else:
         to_winning = (target == edit.HAND and need_winning and draft.winning is None
                       and draft.size == 13)
-        st.caption("Tap tiles to add them to: {where}".format(
+        st.caption(_("Tap tiles to add them to: {where}").format(
             where=short_label(edit.WIN if to_winning else target)))
     with st.container(key=f"palette__{who}"):
         for suit, codes in PALETTE_ROWS:
@@ -162,7 +168,7 @@ def _palette(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
                     st.button(code, key=f"pal__{code}__{who}",
                               on_click=state.on_palette, args=(who, code, need_winning))
     if not sel and draft.size >= complete_size(need_winning):
-        st.button("Done adding", key=f"close__{who}", icon=":material/check:",
+        st.button(_("Done adding"), key=f"close__{who}", icon=":material/check:",
                   on_click=state.on_close_palette, args=(who,))
 
 
@@ -207,10 +213,10 @@ def _exists(draft: edit.Draft, sel) -> bool:
 def _messages(draft: edit.Draft) -> None:
     too_many = [c for c, n in edit.tile_counts(draft).items() if n > 4]
     if too_many:
-        st.warning("More than 4 of {tiles}: one of them is misread.".format(tiles=", ".join(too_many)))
+        st.warning(_("More than 4 of {tiles}: one of them is misread.").format(tiles=", ".join(too_many)))
     message = state.take_flash()
     if message:
-        st.warning(message)
+        st.warning(translate(message))
 
 
 def render_tools(who: str) -> None:
@@ -221,12 +227,12 @@ def render_tools(who: str) -> None:
         return
     with st.container(horizontal=True, key=f"handbar__{who}", gap="small"):
         if doubtful:
-            st.button(("The orange tile is right" if doubtful == 1 else
-                       "All {n} orange tiles are right").format(n=doubtful),
+            st.button(ngettext("The orange tile is right", "All {n} orange tiles are right",
+                               doubtful).format(n=doubtful),
                       key=f"confirm__{who}", icon=":material/done_all:",
                       on_click=state.on_confirm_all, args=(who,))
         if len(draft.melds) < edit.MAX_MELDS:
-            st.button("New set", key=f"newset__{who}", icon=":material/add_box:",
+            st.button(_("New set"), key=f"newset__{who}", icon=":material/add_box:",
                       on_click=state.on_new_set, args=(who,))
-        st.button("Clear", key=f"clear__{who}", icon=":material/backspace:",
+        st.button(_("Clear"), key=f"clear__{who}", icon=":material/backspace:",
                   on_click=state.on_clear, args=(who,))

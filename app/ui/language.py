@@ -2,14 +2,16 @@
 remembered with the players' names in the ledger; else the browser's language; else the
 language `mahjong-lens app --lang` was started with; else English.
 
-The choice lives in this browser session's state and the page renders inside
-`i18n.using(...)`, so two phones at one server each keep their own language.
+The choice lives in this browser session's state, and `install` makes it the language of
+everything said in that session's runs, its button callbacks included (they run before the
+page body); so two phones at one server each keep their own language.
 """
 from __future__ import annotations
 
 import os
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app import i18n
 from app.ledger import Ledger, LedgerError
@@ -17,6 +19,17 @@ from app.ledger import Ledger, LedgerError
 STATE_KEY = "lang"
 MENU_KEY = "language_menu"
 ENV = "MAHJONG_LENS_LANG"   # set by `mahjong-lens app --lang`
+
+
+def session_language() -> str | None:
+    """The language of the browser session this thread runs for; None outside a page run."""
+    if get_script_run_ctx() is None:
+        return None
+    return st.session_state.get(STATE_KEY)
+
+
+def install() -> None:
+    i18n.set_fallback(session_language)
 
 
 def browser_language() -> str | None:

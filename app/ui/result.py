@@ -1,34 +1,56 @@
 """The result: valid or not and why, what the hand waits on, every fan with its points, its
-English and Chinese names and the tiles that made it, the total, and who pays whom."""
+name in the player's language and in Chinese and the tiles that made it, the total, and who
+pays whom."""
 from __future__ import annotations
 
 import streamlit as st
 
 from app import evaluate, tiles_art
+from app.i18n import N_, _, format_amount, format_number, ngettext
+from app.i18n.fans import FAMILIES, fan_label, fan_name
+from app.i18n.messages import translate
 
-UNITS = {"mcr": "points", "hk001": "fan", "hk002": "fan", "classical": "points"}
+# what a hand's value is counted in; Hong Kong counts fan
+FAN_RULES = {"hk001", "hk002"}
+# the words of a result's details, said in the player's language
+DETAIL_WORDS = {"shape": N_("shape"), "winning_set": N_("winning set"),
+                "points_without_flowers": N_("points without flowers"), "flowers": N_("flowers"),
+                "fan": N_("fan"), "limit": N_("limit"), "minimum": N_("minimum"), "base": N_("base"),
+                "role": N_("role"), "basic": N_("basic points"), "doubles": N_("doubles"),
+                "raw": N_("before the limit"), "limit_hand": N_("limit hand")}
+DETAIL_VALUES = {"standard": N_("standard"), "seven_pairs": N_("seven pairs"),
+                 "thirteen_orphans": N_("thirteen orphans"), "honours_knitted": N_("honours and knitted tiles"),
+                 "knitted_straight": N_("knitted straight"), "winner": N_("winner"), "loser": N_("loser")}
+
+
+def value_text(total: float, rules: str) -> str:
+    """'12 points', '9 fan' in the player's language."""
+    n = int(total) if float(total).is_integer() else 2  # a fraction takes the plural
+    amount = format_number(total)
+    if rules in FAN_RULES:
+        return ngettext("{n} fan", "{n} fan", n).format(n=amount)
+    return ngettext("{n} point", "{n} points", n).format(n=amount)
 
 
 def _amount(x: float) -> str:
-    text = f"{x:+g}" if not float(x).is_integer() else f"{int(x):+d}"
-    return text.replace("-", "−")
+    return format_amount(x) or "0"
 
 
 def render_waits(waits: tuple[str, ...]) -> None:
     if not waits:
         return
     with st.container(horizontal=True, vertical_alignment="center", key="waits"):
-        st.markdown("Waits on **1** tile:" if len(waits) == 1 else
-                    "Waits on **{n}** tiles:".format(n=len(waits)))
+        st.markdown(ngettext("Waits on **{n}** tile:", "Waits on **{n}** tiles:", len(waits)).format(
+            n=len(waits)))
         st.image(tiles_art.strip_png(tuple(waits), height=40))
 
 
 def render_fans(result, rules: str) -> None:
     for i, fan in enumerate(result.fans):
         count = f" × {fan.count}" if fan.count > 1 else ""
-        kind = " (double)" if fan.kind == "doubles" else ""
+        kind = " " + ngettext("(double)", "(doubles)", fan.value) if fan.kind == "doubles" else ""
         with st.container(horizontal=True, vertical_alignment="center", key=f"fan__{i}"):
-            st.markdown(f"**{fan.value:g}** · {fan.name} {fan.name_zh}{count}{kind}")
+            st.markdown(f"**{format_number(fan.value)}** · {fan_label(rules, fan.name, fan.name_zh)}{count}{kind}")
             tiles = evaluate.sets_tiles(fan.sets)
             if tiles:
                 st.image(tiles_art.strip_png(tiles, height=30))
@@ -39,7 +61,8 @@ def render_payments(payments, names: list[str]) -> None:
     if not rows:
         return
     lines = [f"| {name} | {seat} | **{_amount(amount)}** |" for name, seat, amount in rows]
-    st.markdown("| Player | Seat | Gets |\n|---|---|---:|\n" + "\n".join(lines))
+    header = "| {player} | {seat} | {gets} |".format(player=_("Player"), seat=_("Seat"), gets=_("Gets"))
+    st.markdown(header + "\n|---|---|---:|\n" + "\n".join(lines))
 
 
 def sentence(text: str) -> str:
@@ -52,19 +75,19 @@ def render_tally(outcome: evaluate.Outcome, entry, rules: str) -> None:
     """The running total in one or two lines (the phone keeps it in view under the hand):
     the score, or why there is none yet; what the ledger still needs."""
     result = outcome.result
-    unit = UNITS.get(rules, "points")
     if result is None:
-        st.info(sentence(outcome.message or "nothing scored yet"), icon=":material/pending:")
+        st.info(sentence(translate(outcome.message) or _("nothing scored yet")), icon=":material/pending:")
     elif result.valid and isinstance(entry, str):
-        st.success("**{total} {unit}**: a valid hand; {todo}".format(
-            total=f"{result.total:g}", unit=unit, todo=sentence(entry)[:1].lower() + sentence(entry)[1:]),
+        todo = sentence(translate(entry))
+        st.success(_("**{value}**: a valid hand; {todo}").format(
+            value=value_text(result.total, rules), todo=todo[:1].lower() + todo[1:]),
             icon=":material/check_circle:")
     elif result.valid:
-        st.success("**{total} {unit}**: a valid hand".format(total=f"{result.total:g}", unit=unit),
+        st.success(_("**{value}**: a valid hand").format(value=value_text(result.total, rules)),
                    icon=":material/check_circle:")
     else:
-        st.warning("Not valid: {reason}.".format(reason=(result.reason or "not a winning hand").rstrip(".")),
-                   icon=":material/cancel:")
+        reason = translate(result.reason) or _("not a winning hand")
+        st.warning(_("Not valid: {reason}.").format(reason=reason.rstrip(".")), icon=":material/cancel:")
 
 
 def render(outcome: evaluate.Outcome, names: list[str], rules: str) -> None:
@@ -73,39 +96,54 @@ def render(outcome: evaluate.Outcome, names: list[str], rules: str) -> None:
     render_waits(outcome.waits)
     if result is None:
         return
-    unit = UNITS.get(rules, "points")
     render_fans(result, rules)
     if result.fans:
-        st.markdown("**Total: {total} {unit}**".format(total=f"{result.total:g}", unit=unit))
+        st.markdown(_("**Total: {value}**").format(value=value_text(result.total, rules)))
     extra = {k: v for k, v in (result.details or {}).items() if isinstance(v, (int, float, str))}
     if extra:
-        st.caption(" · ".join(detail_line(k, v) for k, v in extra.items()))
+        st.caption(" · ".join(detail_line(k, v, rules) for k, v in extra.items()))
     if result.valid and result.payments:
         render_payments(result.payments, names)
 
 
-def detail_line(key: str, value) -> str:
-    """'limit_hand', 'great_three_dragons' → 'Limit hand: Great Three Dragons'."""
-    words = key.replace("_", " ").capitalize()
-    if isinstance(value, str):
-        value = value.replace("_", " ").title()
-    elif isinstance(value, float):
-        value = f"{value:g}"
-    return "{what}: {value}".format(what=words, value=value)
+def detail_line(key: str, value, rules: str = "mcr") -> str:
+    """'limit_hand', 'great_three_dragons' → 'Limit hand: Great Three Dragons', in the
+    player's language (a limit hand by its fan name)."""
+    words = _(DETAIL_WORDS[key]) if key in DETAIL_WORDS else key.replace("_", " ")
+    words = words[:1].upper() + words[1:]
+    if key == "limit_hand" and isinstance(value, str):
+        value = fan_name(rules, limit_hand_name(rules, value))
+    elif isinstance(value, str):
+        value = _(DETAIL_VALUES[value]) if value in DETAIL_VALUES else value.replace("_", " ")
+    elif isinstance(value, (int, float)):
+        value = format_number(value)
+    return _("{what}: {value}").format(what=words, value=value)
+
+
+def limit_hand_name(rules: str, key: str) -> str:
+    """The English fan name of a limit hand's key ('thirteen_orphans' → 'Thirteen Orphans')."""
+    if FAMILIES.get(rules) == "hk":
+        from scoring.rules.hk_fans import FANS
+        names = {f.key: f.name for f in FANS}
+    else:
+        from scoring.rules.classical_items import LIMIT_HANDS
+        names = {k: name for k, name, _zh, _test in LIMIT_HANDS}
+    return names.get(key, key.replace("_", " ").title())
 
 
 def render_table(outcome: evaluate.Outcome, names: list[str]) -> None:
     """Classical: every player's score and the transfers among them."""
-    st.markdown("**Every player's hand**")
+    st.markdown(_("**Every player's hand**"))
     for i, seat in enumerate(evaluate.SEATS):
         res = (outcome.players or {}).get(seat)
         who = f"{names[i]} ({seat})"
         if res is None:
-            st.caption(f"{who}: hand not given (pays the winner, no settlement among losers)")
+            st.caption(_("{who}: hand not given (pays the winner, no settlement among losers)").format(who=who))
             continue
-        items = ", ".join(f"{f.name} {f.value:g}" for f in res.fans) or "nothing scores"
-        st.markdown(f"{who}: **{res.total:g}** — {items}")
+        items = ", ".join(f"{fan_name('classical', f.name)} {format_number(f.value)}" for f in res.fans) \
+            or _("nothing scores")
+        st.markdown(f"{who}: **{format_number(res.total)}** — {items}")
     if outcome.transfers:
-        lines = [f"{names[evaluate.SEATS.index(a)]} → {names[evaluate.SEATS.index(b)]}: {n:g}"
+        lines = [f"{names[evaluate.SEATS.index(a)]} → {names[evaluate.SEATS.index(b)]}: {format_number(n)}"
                  for a, b, n in outcome.transfers]
-        st.caption("Transfers: " + " · ".join(lines))
+        st.caption(_("Transfers: {list}").format(list=" · ".join(lines)))

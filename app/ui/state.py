@@ -11,6 +11,8 @@ import uuid
 import streamlit as st
 
 from app import edit
+from app.i18n import N_, _
+from app.i18n.messages import translate
 
 DEFAULTS = {
     "sel": None,        # (who, ref, index) of the selected tile
@@ -128,7 +130,7 @@ def on_action(who: str, action: str, dest: str | None = None) -> None:
     st.session_state["sel"] = None
     if not sel or sel[0] != who or action == "cancel":
         return
-    _, ref, index = sel
+    _who, ref, index = sel
     if action == "remove":
         _apply(who, edit.remove_tile, ref, index)
     elif action == "winning":
@@ -168,7 +170,7 @@ def _take_notation(who: str, text: str, failure: str) -> bool:
     try:
         hand = parse_hand(text)
     except InvalidHandError as exc:
-        flash("{failure} {text}: {reason}".format(failure=failure, text=text, reason=exc))
+        flash(_(failure).format(text=text, reason=translate(str(exc))))
         return False
     set_draft(who, dataclasses.replace(edit.from_hand(hand), bonus=draft(who).bonus,
                                        aside=draft(who).aside))
@@ -179,11 +181,11 @@ def _take_notation(who: str, text: str, failure: str) -> bool:
 def on_reading(who: str, notation: str) -> None:
     """Take another reading the layout found for the photo (bonus tiles kept)."""
     # the layout offers complete hands only; a bad one is still a message, not a crash
-    if _take_notation(who, notation, "Could not use"):
-        flash("Now reading the hand as {notation}.".format(notation=notation))
+    if _take_notation(who, notation, N_("Could not use {text}: {reason}")):
+        flash(_("Now reading the hand as {notation}.").format(notation=notation))
 
 
 def on_notation(who: str, key: str, need_winning: bool) -> None:
     text = (st.session_state.get(key) or "").strip()
     if text:
-        _take_notation(who, text, "Could not read")
+        _take_notation(who, text, N_("Could not read {text}: {reason}"))

@@ -1,0 +1,72 @@
+"""The page in each language (AppTest): it renders and scores a hand without an exception,
+fan names and labels in that language; the browser's language is picked; a choice in the
+menu is kept in the address and remembered with the players' names for the next visit."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app import i18n
+from app_fixtures import PAGE, tap_palette, texts
+
+pytestmark = pytest.mark.slow
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+# what the page says for this hand (MCR: Mixed Straight) in each language
+SAID = {"en": ("Mixed Straight 花龙", "Score", "a valid hand"),
+        "pl": ("Zmiksowany Strit 花龙", "Wynik", "ręka ważna"),
+        "uk": ("Змішаний стріт 花龙", "Рахунок", "рука дійсна"),
+        "de": ("Gemischte Straße 花龙", "Wertung", "gültige Hand"),
+        "zh": ("花龙", "计分", "有效和牌")}
+
+
+def _start(**context) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.context.update(context)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _score(at: AppTest) -> str:
+    at.segmented_control(key="mode__win").set_value("Manual").run()
+    for code in HAND:
+        tap_palette(at, code)
+    assert not at.exception, [e.value for e in at.exception]
+    return texts(at) + "\n" + "\n".join(s.value for s in at.subheader)
+
+
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
+def test_the_page_scores_a_hand_in_each_language(data_dir, lang):
+    at = _start(locale={"zh": "zh-CN", "en": "en-US"}.get(lang, lang))
+    assert at.session_state["lang"] == lang
+    said = _score(at)
+    fan, heading, valid = SAID[lang]
+    assert fan in said and heading in said and valid in said
+    if lang != "en":
+        assert "Mixed Straight" not in said and "a valid hand" not in said
+
+
+def test_an_unsupported_browser_language_gets_english_or_the_servers(data_dir, monkeypatch):
+    assert _start(locale="fr-FR").session_state["lang"] == "en"
+    monkeypatch.setenv("MAHJONG_LENS_LANG", "de")   # mahjong-lens app --lang de
+    assert _start(locale="fr-FR").session_state["lang"] == "de"
+
+
+def test_the_choice_is_kept_and_remembered_with_the_names(data_dir):
+    at = _start(locale="de-DE")
+    at.selectbox(key="language_menu").set_value("uk").run()
+    assert not at.exception and at.session_state["lang"] == "uk"
+    assert at.query_params["lang"] == "uk"
+    assert "Змішаний стріт" in _score(at)
+    # the next visit, from a German browser, opens in the table's language
+    assert _start(locale="de-DE").session_state["lang"] == "uk"
+
+
+def test_messages_from_buttons_are_in_the_language(data_dir):
+    """Button callbacks run before the page body: their messages still use the session's
+    language."""
+    at = _start(locale="pl-PL")
+    at.segmented_control(key="mode__win").set_value("Manual").run()
+    at.text_input(key="notation__win__0").set_value("[12m]nonsense").run()
+    said = texts(at)
+    assert "Nie udało się odczytać [12m]nonsense:" in said and "Could not read" not in said
