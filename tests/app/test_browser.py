@@ -1,12 +1,14 @@
 """The page in a real browser (Debian's chromium through playwright): upload a photo, fix one
 tile, score, add to the ledger, reload, the ledger is still there. Screenshots of each step
-go to artifacts/browser/; the time from upload to a shown score (median of 5) is written to
-artifacts/browser/timing.json.
+go to artifacts/browser/.
 
 The photo is a real JPEG drawn with the page's tile art; the reader is the real
 `TileReader` on a stub ONNX model that reports those tiles (one misread, doubtful), so the
 flow does not depend on a trained model. Set MAHJONG_LENS_BROWSER_MODEL to a real model to
-time that instead (the flow steps that need the stub's misread are then skipped).
+run the flow on it (the steps that need the stub's misread are then skipped) and to time it:
+the time from upload to a shown score (median of 5) is written to
+artifacts/browser/timing.json, and held to MAHJONG_LENS_BROWSER_BUDGET_S seconds when that
+is set. Against the stub the time says nothing about reading, so that test is skipped.
 """
 from __future__ import annotations
 
@@ -176,9 +178,11 @@ def _timing_photo(i: int) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.skipif(not os.environ.get("MAHJONG_LENS_BROWSER_MODEL"),
+                    reason="times a real model only (MAHJONG_LENS_BROWSER_MODEL)")
 def test_upload_to_score_time_median_of_five(server, browser):
     """From handing the file to the page to the score section showing that photo's result
-    (a fresh session each time, so nothing is cached between runs)."""
+    (a fresh browser session each time, so nothing is cached between runs)."""
     page = browser.new_page(viewport={"width": 412, "height": 1600})
     times = []
     for i in range(5):
@@ -196,4 +200,6 @@ def test_upload_to_score_time_median_of_five(server, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "timing.json").write_text(json.dumps(result, indent=1))
     print("upload to score:", result)
-    assert result["median_s"] < 15
+    budget = os.environ.get("MAHJONG_LENS_BROWSER_BUDGET_S")
+    if budget:
+        assert result["median_s"] < float(budget), result

@@ -163,9 +163,11 @@ def test_procedural_faces_are_distinct_for_all_42_tiles():
 
 
 @pytest.mark.slow
-def test_every_class_appears_in_500_scenes(art_root, tmp_path):
-    """Coverage at reduced resolution (labels do not depend on resolution much)."""
-    generate(tmp_path, 500, seed=3, designs_spec="all", size=320, workers=2, root=art_root)
+def test_every_class_appears_in_120_scenes(art_root, tmp_path):
+    """Coverage at reduced resolution (labels do not depend on resolution much). With the
+    installed art cache the last class first shows in scene 28 of seed 3: 120 scenes leave a
+    wide margin."""
+    generate(tmp_path, 120, seed=3, designs_spec="all", size=320, workers=2, root=art_root)
     seen = set()
     for p in (tmp_path / "labels").glob("*.txt"):
         seen |= {int(line.split()[0]) for line in p.read_text().splitlines()}

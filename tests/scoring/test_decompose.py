@@ -48,7 +48,7 @@ def test_tile_held_four_times_is_not_a_wait():
 
 
 @given(complete_hands)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 def test_every_decomposition_recomposes_to_the_hand(hand):
     found = decompositions(hand)
     assert found, "a generated complete hand must decompose"
@@ -63,7 +63,7 @@ def test_every_decomposition_recomposes_to_the_hand(hand):
 
 
 @given(thirteen_tile_hands())
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 def test_waits_equal_brute_force(hand):
     held = Counter(hand.all_tiles)
     brute = {t for t in PLAYING if held[t] < 4 and decompositions(hand.with_winning(t))}

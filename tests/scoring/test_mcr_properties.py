@@ -17,7 +17,7 @@ from scoring.rules.mcr.waiting import waits_of
 
 from .strategies import complete_hands, thirteen_tile_hands
 
-SETTINGS = settings(max_examples=300, deadline=None,
+SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large])
 
 

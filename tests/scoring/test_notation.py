@@ -9,7 +9,7 @@ from .strategies import complete_hands, thirteen_tile_hands
 
 
 @given(complete_hands)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 def test_format_then_parse_is_identity(hand):
     text = format_hand(hand)
     again = parse_hand(text, bonus=hand.bonus)
@@ -18,7 +18,7 @@ def test_format_then_parse_is_identity(hand):
 
 
 @given(thirteen_tile_hands())
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 def test_thirteen_tile_hands_round_trip(hand):
     assert parse_hand(format_hand(hand), bonus=hand.bonus) == hand
 

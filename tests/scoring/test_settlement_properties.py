@@ -15,7 +15,7 @@ from scoring.tiles import BONUS, PLAYING, bonus_family, bonus_seat
 
 from .strategies import complete_hands, standard_hands
 
-SETTINGS = settings(max_examples=200, deadline=None,
+SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 seats = st.integers(0, 3)
 
