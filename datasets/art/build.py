@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from datasets.art.faces import available_fonts, missing_fonts, render_design
 from datasets.art import debian_raster, fonts, kmj, pypi
 from datasets.art.atlas import art_dir, list_designs, save_design
+from datasets.art.faces import available_fonts, missing_fonts, render_design
 
 DEFAULT_PROCEDURAL = 64  # seeds 0..63; held-out ones are listed in datasets/art/designs.py
 

@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.real.camerash_boxes import BOXES_JSON
 from datasets.synth.glyph_render import NO_GLYPH_CODES
-from vision.types import Detections
 from vision.recognition.glyphs import (
     BONUS_CODES,
     LEGIBLE,
@@ -51,7 +51,7 @@ from vision.recognition.glyphs import (
 )
 from vision.recognition.refine import CropClassifier
 from vision.runtime import DEFAULT_CLASSIFIER_PATH
-from datasets.real.camerash_boxes import BOXES_JSON
+from vision.types import Detections
 
 
 

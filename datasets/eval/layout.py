@@ -49,10 +49,10 @@ import numpy as np
 from datasets.classes import class_names
 from scoring.hand import MeldKind, parse_hand
 from vision.boxes import box_iou
-from vision.runtime import model_path
-from vision.types import Detections
 from vision.image import load_photo
 from vision.layout import read_layout
+from vision.runtime import model_path
+from vision.types import Detections
 
 HAND_GROUPS = ("concealed", "winning", "bonus")
 KONGS = (MeldKind.KONG, MeldKind.PROMOTED_KONG, MeldKind.CONCEALED_KONG)

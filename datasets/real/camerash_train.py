@@ -24,8 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.real.camerash_boxes import BOXES_JSON, box_overlap
 from datasets.classes import class_index
+from datasets.real.camerash_boxes import BOXES_JSON, box_overlap
 from vision.image import decode_image
 from vision.runtime import REPO_ROOT
 

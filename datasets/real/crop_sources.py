@@ -17,9 +17,9 @@ import numpy as np
 
 from vision.recognition.refine import square_crop
 
+from datasets.art.designs import DEVELOPMENT, HELD_OUT
 from datasets.classes import class_index
 from datasets.synth.crop_render import jitter_box, photograph
-from datasets.art.designs import DEVELOPMENT, HELD_OUT
 
 CONTEXT = 0.35
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import cv2
 
 from datasets.art.atlas import art_dir
-from datasets.classes import class_names
 from datasets.art.designs import HELD_OUT, select
+from datasets.classes import class_names
 from datasets.synth.scene import make_scene
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")

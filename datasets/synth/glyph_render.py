@@ -35,8 +35,8 @@ from vision.recognition.glyphs import LEGIBLE, ink_map, tile_views
 
 from datasets.art import faces as F
 from datasets.art.atlas import load_faces, load_meta
-from datasets.classes import TILE_CODES
 from datasets.art.designs import select
+from datasets.classes import TILE_CODES
 
 GLYPHS = ("1", "2", "3", "4", "一", "二", "三", "四", "梅", "蘭", "菊", "竹", "春", "夏", "秋", "冬")
 OTHER = len(GLYPHS)  # the class of every window that is not one centred glyph

@@ -9,12 +9,12 @@ import cv2
 import numpy as np
 
 from datasets.art.atlas import list_designs, load_faces, load_meta
-from datasets.synth.camera import make_camera
-from datasets.classes import TILE_CODES, class_index
 from datasets.art.designs import NEVER_LEARNT, sample_design
+from datasets.classes import TILE_CODES, class_index
+from datasets.synth.camera import make_camera
 from datasets.synth.hands import MORE_KONGS, KongRates, sample_hand
-from datasets.synth.placement import Occupancy, layout_distractors, layout_hand, remaining_pool
 from datasets.synth.photo import apply_shadows, blur_noise, jpeg_quality, lighting
+from datasets.synth.placement import Occupancy, layout_distractors, layout_hand, remaining_pool
 from datasets.synth.props import dice, draw_cup, draw_dice, draw_disc, draw_finger
 from datasets.synth.render import Canvas, Style, draw_tile, face_texture, plain_texture, shadow_polygons, visible_fraction
 from datasets.synth.tables import draw_table

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from datasets.real.crop_sources import scene_patches
 from datasets.art.designs import DEVELOPMENT, HELD_OUT
+from datasets.real.crop_sources import scene_patches
 
 TRAIN_DESIGN = "proc_s000"
 

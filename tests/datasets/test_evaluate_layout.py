@@ -5,8 +5,8 @@ import numpy as np
 
 from datasets.classes import class_names
 from datasets.eval.layout import compare, detection_ok, miss_kind, readable, truth_detections
-from vision.types import Detections
 from vision.layout import LaidTile, TableLayout
+from vision.types import Detections
 
 
 def _tile(code, box, group, label=None, yaw=0.0, quad=True):

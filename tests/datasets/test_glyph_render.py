@@ -4,8 +4,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.synth import glyph_render as G
 from datasets.art.faces import available_fonts
+from datasets.synth import glyph_render as G
 
 pytestmark = pytest.mark.skipif(not available_fonts(), reason="no CJK font installed")
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.classes import TILE_CODES, class_names
 from datasets.art.designs import DEVELOPMENT, EXTRA, HELD_OUT, select
 from datasets.art.faces import available_fonts
+from datasets.classes import TILE_CODES, class_names
 from datasets.synth.generate import generate
 from datasets.synth.hands import MORE_KONGS, KongRates, sample_hand
 from scoring.decompose import decompositions

@@ -5,7 +5,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from vision.types import Detections
 from vision.recognition.glyphs import (
     BONUS_CODES,
     HEIGHTS,
@@ -16,8 +15,9 @@ from vision.recognition.glyphs import (
     legibility,
     reweigh,
 )
-from vision.runtime import DEFAULT_GLYPH_PATH
 from vision.recognition.refine import CropClassifier
+from vision.runtime import DEFAULT_GLYPH_PATH
+from vision.types import Detections
 
 NAMES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
     f"{n}z" for n in range(1, 8)) + BONUS_CODES + ("back",)

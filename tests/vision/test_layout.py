@@ -8,9 +8,9 @@ import pytest
 from layout_scenes import TILE_H, detections, quads
 
 from scoring.hand import parse_hand
-from vision.types import Detections
 from vision.layout import LaidMeld, TableLayout, read_layout
 from vision.layout.table import _scored_as
+from vision.types import Detections
 
 # (id, rows (near row first), options, expected notation, expected bonus)
 CASES = [

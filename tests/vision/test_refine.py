@@ -9,7 +9,6 @@ from onnx import TensorProto, helper, numpy_helper
 from PIL import Image
 from vision_onnx_stub import write_stub_model
 
-from vision.types import Detections
 from vision.pipeline import TileReader
 from vision.recognition.refine import (
     CROP_MARGIN,
@@ -19,6 +18,7 @@ from vision.recognition.refine import (
     default_refiner,
     square_crop,
 )
+from vision.types import Detections
 
 NAMES = ["a", "b", "c"]  # a = red, b = green, c = blue
 

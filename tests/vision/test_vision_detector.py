@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from layout_scenes import detections
+from vision.pipeline import NMS_IOU
 from vision.recognition.detector import (
     Detector,
     decode_output,
@@ -14,7 +15,6 @@ from vision.recognition.detector import (
     parse_names,
 )
 from vision.types import Detections
-from vision.pipeline import NMS_IOU
 from vision_onnx_stub import write_stub_model
 
 NAMES = ["a", "b", "c"]

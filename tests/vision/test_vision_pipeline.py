@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.runtime import DEFAULT_MODEL_PATH
-from vision.types import Detections
 from vision.draw import DOUBTFUL_RGB, draw_detections
 from vision.pipeline import TileReader
 from vision.recognition.refine import PassThrough, default_refiner
+from vision.runtime import DEFAULT_MODEL_PATH
+from vision.types import Detections
 from vision_onnx_stub import write_stub_model
 
 # e2e rows in a 64x64 input: one tile at input (16..32, 24..40).

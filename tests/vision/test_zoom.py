@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from vision_onnx_stub import write_stub_model
 
-from vision.recognition.detector import Detector
-from vision.runtime import DEFAULT_MODEL_PATH
 from vision.pipeline import TileReader
+from vision.recognition.detector import Detector
 from vision.recognition.zoom import MIN_GAIN, Region, detect_zoomed, tile_region
+from vision.runtime import DEFAULT_MODEL_PATH
 
 MODEL = (640, 640)
 

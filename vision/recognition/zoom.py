@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.boxes import box_iou
+from vision.boxes import short_sides
 from vision.recognition.detector import Detector, nms
 from vision.types import Detections
-from vision.boxes import short_sides
 
 # Tiles from this finder score say where the hand is (chosen on the development scenes
 # with PAD and MIN_GAIN: 0.1 and 0.25 gave a wider region and less gain).
