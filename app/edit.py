@@ -311,7 +311,6 @@ def to_hand(draft: Draft, *, need_winning: bool = True) -> Hand:
             raise InvalidHandError("13 tiles: add the winning tile")
     target = 14 if winning or need_winning else 13
     if size != target:
-        more = "add" if size < target else "remove"
         raise InvalidHandError(hand_size_message(size, target))
     return Hand(tuple(s.code for s in draft.hand), melds, winning, tuple(s.code for s in draft.bonus))
 

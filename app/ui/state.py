@@ -26,11 +26,14 @@ DEFAULTS = {
 }
 
 
+DICTS = ("target", "recog", "photo_ids", "added", "adding")  # per-player values, start empty
+
+
 def init() -> None:
     ss = st.session_state
     for key, value in DEFAULTS.items():
         if key not in ss:
-            ss[key] = {} if value is None and key in ("target", "recog", "photo_ids", "added", "adding") else value
+            ss[key] = {} if value is None and key in DICTS else value
     if "drafts" not in ss:
         ss["drafts"] = {"win": edit.Draft()}
     if "session_id" not in ss:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from app_fixtures import HAND, table_photo, write_model
-from test_browser import CHROMIUM, IDLE, LAUNCH_ARGS, _free_port, settle, sync_api
+from test_browser import CHROMIUM, LAUNCH_ARGS, _free_port, settle, sync_api
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
