@@ -203,12 +203,5 @@ def score_table_request(hand: Hand, ctx: WinContext, others, options: Options | 
     return score_table(hand, ctx, others, options).to_dict()
 
 
-def score_table_from_json(obj: Mapping, options: Options | None = None) -> dict:
-    """A whole Classical JSON line (`hand`, context keys, `others`) → the JSON-ready result."""
-    from ..request import parse_request
-    hand, ctx = parse_request(obj)
-    return score_table_request(hand, ctx, obj.get("others") or [], options)
-
-
 __all__ = ["PartialHand", "parse_partial", "format_partial", "score_loser", "parse_others", "score_table",
-           "score_table_request", "score_table_from_json", "TableResult"]
+           "score_table_request", "TableResult"]
