@@ -27,7 +27,7 @@ from scoring.result import ScoreResult
 from scoring.rules import RuleSet, make_options, score
 
 from . import shanten
-from .rules import CLAIM_PRIORITY, DEALT, claim_rank
+from .rules import DEALT, claim_rank
 from .state import DEALER, ROUND_WIND, SEATS, Action, Move, Outcome, Phase, Player, Set, State
 from .tiles import codes, counts, is_bonus, shuffled_wall
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from scoring.hand import Hand, MeldKind, WinContext
 from scoring.rules import RuleSet, score
+from scoring.tiles import PLAYING
 
 from . import shanten
 from .engine import OPTIONS, legal_moves
@@ -77,18 +78,19 @@ def _act(state: State, moves: tuple[Move, ...]) -> Move:
     n = len(player.melds)
     left = unseen(state, seat)
     ranked = _rank_discards(state, seat, c, n, left)
-    best_kind, best_key = ranked[0]
+    best_kind = ranked[0][0]
+    nearest = min(d for _, d in ranked)
     for m in moves:
         k = m.tile >> 2
         if m.action is Action.CONCEALED_KONG:
             c[k] -= 4
-            keep = shanten.shanten(c, n + 1) <= best_key[0]
+            keep = shanten.shanten(c, n + 1) <= nearest
             c[k] += 4
             if keep:
                 return m
         elif m.action is Action.PROMOTED_KONG:
             c[k] -= 1
-            keep = shanten.shanten(c, n) <= best_key[0]
+            keep = shanten.shanten(c, n) <= nearest
             c[k] += 1
             if keep:
                 return m
@@ -98,7 +100,8 @@ def _act(state: State, moves: tuple[Move, ...]) -> Move:
 
 
 def _rank_discards(state: State, seat: int, c: list[int], n: int, left: list[int]):
-    """Kinds to discard, best first, each with its sort key (effective distance first)."""
+    """(kind, distance after discarding it) for the kinds worth discarding, best first. The
+    distance of a ready hand whose waits are all worth less than 3 fan counts one more."""
     flush_suit = _flush_suit(state, seat, c)
     danger = _danger(state, seat, left)
     player = state.players[seat]
@@ -120,8 +123,8 @@ def _rank_discards(state: State, seat: int, c: list[int], n: int, left: list[int
         c[k] += 1
         off_suit = 0 if flush_suit is None or (k < 27 and k // 9 != flush_suit) else 1
         risk = danger.get(k, 0.0)
-        keys[k] = (risk, d, off_suit, -reach) if defend else (d, off_suit, -reach, risk)
-    return sorted(keys.items(), key=lambda kv: kv[1])
+        keys[k] = ((risk, d, off_suit, -reach) if defend else (d, off_suit, -reach, risk), d)
+    return [(k, d) for k, (_, d) in sorted(keys.items(), key=lambda kv: kv[1][0])]
 
 
 def _keep_value(c: list[int], k: int) -> int:
@@ -184,7 +187,6 @@ def _ids_from_counts(c: list[int]) -> list[int]:
 @lru_cache(maxsize=100_000)
 def _win_fan(concealed: tuple[str, ...], melds, bonus, seat: int, wait: int) -> tuple[bool, bool]:
     """Would a win on `wait` be legal (>= the minimum) on a discard, and self-drawn?"""
-    from scoring.tiles import PLAYING
     hand = Hand(concealed, melds, PLAYING[wait], bonus)
     other = (seat + 1) % 4
     on_discard = score(hand, WinContext(discarder=other, seat=seat, round=ROUND_WIND, dealer=DEALER),
@@ -215,7 +217,7 @@ def _danger(state: State, seat: int, left: list[int]) -> dict[int, float]:
     out: dict[int, float] = {}
     for other in range(4):
         p = state.players[other]
-        if other == seat or not (late or len([m for m in p.melds]) >= 2):
+        if other == seat or not (late or len(p.melds) >= 2):
             continue
         recent = {t >> 2 for t in p.discards[-6:]}
         suits = {m.kind_index // 9 for m in p.melds if m.kind_index < 27}
@@ -265,8 +267,7 @@ def _worth_claiming(state: State, seat: int, move: Move, c: list[int]) -> bool:
         return True
     suit = _flush_suit(state, seat, c)
     if suit is not None and (k >= 27 or k // 9 == suit):
-        off = sum(c[9 * s:9 * s + 9] for s in range(3) if s != suit) if False else \
-            sum(sum(c[9 * s:9 * s + 9]) for s in range(3) if s != suit)
+        off = sum(sum(c[9 * s:9 * s + 9]) for s in range(3) if s != suit)
         off += sum(1 for m in state.players[seat].melds if m.kind_index < 27 and m.kind_index // 9 != suit) * 3
         if off <= 2:
             return True

@@ -16,8 +16,7 @@ from __future__ import annotations
 from .state import Action
 
 RULES = "hk001"
-HAND_SIZE = {0: 14}          # the dealer starts with 14 tiles, the others with DEALT
-DEALT = 13
+DEALT = 13                   # tiles dealt to each player; the dealer gets one more
 
 # claim priority: higher wins; ties are broken by distance after the discarder
 CLAIM_PRIORITY = {Action.WIN: 3, Action.KONG: 2, Action.PUNG: 2, Action.CHOW: 1, Action.PASS: 0}

@@ -20,7 +20,7 @@ from app import evaluate
 from app.ui import result
 from game.engine import apply, legal_moves, new_game, to_move
 from game.players import choose
-from game.state import SEATS, Action, Move, Phase, State
+from game.state import Action, Move, Phase, State
 from game.tiles import code
 from scoring.hand import MeldKind
 from scoring.tiles import BACK, NAMES, TILES
