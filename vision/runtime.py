@@ -82,7 +82,7 @@ def cpu_session(path: str | os.PathLike, threads: int | None = None):
     options.inter_op_num_threads = 1
     # Idle workers sleep instead of spinning: the app makes many short calls with Python and
     # OpenCV work between them, which spinning workers take cores from (a 12 MP photo 1.23x
-    # faster on 2 cores, the same readings; docs/experiments.md, speed)
+    # faster on 2 cores, the same readings; docs/experiments.md, "Pipeline changes")
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     return ort.InferenceSession(str(path), sess_options=options,

@@ -1,13 +1,13 @@
 """How sharp a photo's tiles look, in tile units.
 
-A Gaussian blur of 0.06 of a tile's short side (a shaking hand in dim light) left the finder's
-tile score under the operating point on 10 of 297 real training tiles and 43 of 236 held-out
-ones, and at 0.08 on 65 and 93 (`datasets.eval.reader --blur`; docs/experiments.md, the blur hint):
-the tiles still get boxes, scored too low to show. Blur is measured per tile, whatever its
-size, and the photo's value is the median over its tiles (`photo_sharpness`);
-vision.legibility turns it into a hint. (Reading a blurred photo again unsharp-masked brought
+A Gaussian blur of 0.06 of a tile's short side (a shaking hand in dim light) left the
+finder's tile score under the operating point on 10 of 297 real training tiles and 43 of 236
+held-out ones, and at 0.08 on 65 and 93 (`datasets.eval.reader --blur`; docs/experiments.md,
+"Pipeline changes"): the tiles still get boxes, scored too low to show. Blur is measured per
+tile, whatever its size, and the photo's value is the median over its tiles
+(`photo_sharpness`); vision.legibility turns it into a hint. (Reading a blurred photo again unsharp-masked brought
 most of the lost tiles back, but cost a development scene 4 tiles, so it was not kept:
-docs/experiments.md, the blur hint.)
+docs/experiments.md, "Pipeline changes".)
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SHARP_SIDE = 36     # tiles are compared shrunk to this short side; smaller ones
                     # (vision.legibility asks for a closer photo under 36 px)
 SHARP_MIN_TILES = 3
 BLURRED = 0.14      # median tile sharpness under which the photo is called blurred (chosen on
-                    # development photos, docs/experiments.md, the blur hint)
+                    # development photos, docs/experiments.md, "Pipeline changes")
 
 
 def tile_sharpness(rgb: np.ndarray, box) -> float | None:

@@ -9,7 +9,7 @@
 Not used by the committed models: both were measured under a rule written first. The
 8-bit pair read the 12 MP photo 1.43 times faster but lost 0.45 points of F1 on the
 development design; the 8-bit reader alone lost 0.31 points and 8 layout hands for 1.17
-times (docs/experiments.md, both networks in 8-bit integers). Kept to try again
+times (docs/experiments.md, "Speed of a 12 MP photo"). Kept to try again
 with a reader built to quantize well (or trained with quantization in the loop); try any
 candidate with `MAHJONG_LENS_MODEL` / `MAHJONG_LENS_CLASSIFIER` and datasets/eval/reader.py.
 

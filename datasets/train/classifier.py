@@ -26,9 +26,9 @@ weights with a new optimizer (the committed EfficientNet checkpoint holds no opt
 The network (TileNet) is a compact CNN of depthwise-separable blocks for a square RGB input
 in 0..1 (it normalises inside), about 0.2 M parameters: 96 x 96 by default, `--size` for
 another side (it pools globally, so a resumed run may change the size: bigger gives the
-small characters of flowers and seasons more pixels, and costs time per crop; a
-128 px run is in docs/experiments.md). The learning rate follows a cosine over the planned
-steps: `--steps`, or as many as `--minutes` allow at the speed of the first steps; the plan
+small characters of flowers and seasons more pixels, and costs time per crop; a 128 px run
+is in docs/experiments.md, "Tile reader"). The learning rate follows a cosine over the
+planned steps: `--steps`, or as many as `--minutes` allow at the speed of the first steps; the plan
 is stored in the checkpoint. An exponential moving average of the weights is what gets
 exported. The log is RUN/train.log; checkpoints RUN/last.pt (every 2 minutes).
 """

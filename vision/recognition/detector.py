@@ -52,7 +52,8 @@ def letterbox(rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Lette
     if (new_w, new_h) != (width, height):
         # Bilinear, shrinking too: INTER_AREA (how datasets/train/detector.py shrank the
         # training images) took 10-16 ms of a 12 MP photo on 2 cores against about 1 ms, and
-        # the development scenes read as well without it (docs/experiments.md, speed).
+        # the development scenes read as well without it (docs/experiments.md, "Pipeline
+        # changes").
         rgb = cv2.resize(rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     pad_x, pad_y = (target_w - new_w) / 2, (target_h - new_h) / 2
     top, left = round(pad_y - 0.1), round(pad_x - 0.1)  # ultralytics' rounding

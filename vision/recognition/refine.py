@@ -64,7 +64,8 @@ NEXT_GUESSES = 2  # the reader's runners-up kept per tile, for the layout to try
 # The committed reader reads a tile turned 180° only when the crop as cut leaves it unsure
 # (top probability under TURN_BELOW; label smoothing keeps it under about 0.95). On the
 # labelled tiles of the development scenes no reading from 0.8 on is changed by the turned
-# view (3,238 + 3,424 tiles), and about 70 % of tiles skip it (docs/experiments.md, speed).
+# view (3,238 + 3,424 tiles), and about 70 % of tiles skip it (docs/experiments.md,
+# "Pipeline changes").
 TURN_BELOW = 0.8
 # The app reads each crop cut three ways (and each both ways up) and averages: on the
 # development scenes F1 0.778 -> 0.783 at 0.5, for about 30 ms more on a 20-tile photo.
