@@ -47,10 +47,10 @@ SEVENTEEN = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "
 def test_a_phantom_face_down_box_at_the_rows_end_does_not_take_the_hand(page, tmp_path, monkeypatch):
     """17 standing tiles read right and a thin face-down box at the photo's edge: the row
     stays the hand (it was one lone tile, the 17 thrown away)."""
-    boxes = [(6 + 72 * i + 12 * (i == 16), 300, 6 + 72 * i + 12 * (i == 16) + 68, 393)
+    boxes = [(30 + 72 * i + 10 * (i == 16), 300, 30 + 72 * i + 10 * (i == 16) + 68, 393)
              for i in range(17)]
     row = [(code, box, 0.9) for code, box in zip(SEVENTEEN, boxes)]
-    _stub(tmp_path, monkeypatch, row + [("back", (1268, 300, 1280, 393), 0.2)])
+    _stub(tmp_path, monkeypatch, row + [("back", (1262, 300, 1280, 393), 0.2)])
     _upload(page, SEVENTEEN)
     assert sorted(_draft(page).codes()) == sorted(SEVENTEEN)
     said = texts(page)
