@@ -43,7 +43,7 @@ div[class*="st-key-ptile__"] button {
 div[class*="st-key-ptile__"] button p { font-size: 11px; line-height: 12px; color: #333; }
 div[class*="st-key-ptile__"][class*="__sel__"] button { border: 3px solid #1f5fd0;
   box-shadow: 0 0 0 3px #9bbcf2; transform: translateY(-6px); }
-div[class*="st-key-ptile__"][class*="__new__"] { margin-left: 10px; }
+div[class*="st-key-ptile__"][class*="__new__"] button { border: 2px solid #d08a00; }
 div[class*="st-key-phand"] { gap: 4px; }
 .pt-row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; margin: 1px 0 3px 0; }
 .pt-row img { height: 30px; width: auto; }
