@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +24,23 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def command(args) -> list[str]:
+def lan_address() -> str | None:
+    """This machine's address on the local network, found without sending anything: a UDP
+    socket 'connected' to a private address only asks the kernel for the route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def command(args, lan: str | None = None) -> list[str]:
     """The streamlit command line: headless, no usage statistics, no tracebacks on the page,
-    tile pictures served from app/static."""
+    tile pictures served from app/static. The address to print is given (`browser.serverAddress`),
+    so Streamlit does not ask an outside service for this machine's public address, as it
+    otherwise does when headless."""
     cmd = [sys.executable, "-m", "streamlit", "run", str(PAGE),
            "--server.headless", "true",
            "--browser.gatherUsageStats", "false",
@@ -38,9 +53,21 @@ def command(args) -> list[str]:
            "--theme.base", "light"]
     if args.address:
         cmd += ["--server.address", args.address]
+    specific = args.address if args.address not in (None, "", "0.0.0.0", "::") else None
+    cmd += ["--browser.serverAddress", specific or lan or "localhost"]
     if args.data_dir:
         cmd += ["--", "--data-dir", str(Path(args.data_dir).expanduser().resolve())]
     return cmd
+
+
+def where(args, lan: str | None) -> str:
+    """What the page is open to, said where its address is printed."""
+    if args.address and args.address not in ("0.0.0.0", "::"):
+        return _("mahjong-lens app: the page listens on {address} only.").format(address=args.address)
+    on_lan = f" (http://{lan}:{args.port})" if lan else ""
+    return _("mahjong-lens app: the page listens on every network interface{on_lan}: anyone on "
+             "this network can open it and use its ledger. For this machine only: "
+             "mahjong-lens app --server.address 127.0.0.1").format(on_lan=on_lan)
 
 
 def run(args) -> int:
@@ -49,7 +76,9 @@ def run(args) -> int:
         env["MAHJONG_LENS_LANG"] = args.language
     if args.model:
         env["MAHJONG_LENS_MODEL"] = str(Path(args.model).expanduser().resolve())
-    cmd = command(args)
+    lan = lan_address() if args.address in (None, "", "0.0.0.0", "::") else None
+    cmd = command(args, lan)
+    print(where(args, lan), flush=True)
     if hasattr(os, "execve") and os.name == "posix":
         os.execve(cmd[0], cmd, env)  # the page server becomes this process: signals reach it
     try:

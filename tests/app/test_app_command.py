@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from app.commands import app as app_command
 
 
@@ -37,3 +39,75 @@ def test_run_execs_streamlit_with_the_model_in_the_environment(monkeypatch, tmp_
         pass
     assert seen["argv"][2:4] == ["streamlit", "run"]
     assert seen["env"]["MAHJONG_LENS_MODEL"] == str((tmp_path / "m.onnx").resolve())
+
+
+@pytest.mark.parametrize("argv, address", [
+    ((), "192.168.1.20"), (("--server.address", "127.0.0.1"), "127.0.0.1"),
+    (("--server.address", "0.0.0.0"), "192.168.1.20"),
+])
+def test_the_address_to_print_is_given_so_streamlit_looks_up_nothing(argv, address):
+    cmd = app_command.command(_args(*argv), lan="192.168.1.20")
+    flags = dict(zip(cmd[5::2], cmd[6::2]))
+    assert flags["--browser.serverAddress"] == address and flags["--browser.gatherUsageStats"] == "false"
+
+
+def test_where_says_every_interface_and_how_to_keep_it_local():
+    said = app_command.where(_args(), "192.168.1.20")
+    assert "every network interface" in said and "http://192.168.1.20:8501" in said
+    assert "--server.address 127.0.0.1" in said
+    assert "127.0.0.1 only" in app_command.where(_args("--server.address", "127.0.0.1"), None)
+
+
+# every outside contact of the started server, from inside its process
+NETWORK_LOG = """
+import os, socket, sys
+def _hook(event, args):
+    if event == "socket.getaddrinfo":
+        line = f"lookup {args[0]}"
+    elif event == "socket.connect" and args[0].type == socket.SOCK_STREAM:
+        address = args[1]
+        line = f"connect {address[0] if isinstance(address, tuple) else address}"
+    else:
+        return
+    with open(os.environ["NETWORK_LOG"], "a") as log:
+        log.write(line + "\\n")
+sys.addaudithook(_hook)
+"""
+
+
+@pytest.mark.slow
+def test_the_started_page_contacts_no_outside_address(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    (tmp_path / "hook").mkdir()
+    (tmp_path / "hook" / "sitecustomize.py").write_text(NETWORK_LOG)
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    log = tmp_path / "network.log"
+    env = {**os.environ, "NETWORK_LOG": str(log),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path / "hook"), os.getcwd()])}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
+                             "--data-dir", str(tmp_path / "data")], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        time.sleep(2.5)  # the address banner (and any lookup it makes) follows the health check
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=30)[0].decode("utf-8", "replace")
+    seen = log.read_text().splitlines() if log.exists() else []
+    local = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "None", ""}
+    outside = [line for line in seen if line.split(" ", 1)[1] not in local]
+    assert not outside, outside
+    assert "every network interface" in out
