@@ -24,6 +24,7 @@ from app import evaluate
 from app.i18n import _
 from app.ledger import LedgerError, data_dir
 from app.ui import hand, language, ledger_view, photo, result, situation, state, style
+from app.ui.literal import literal
 
 log = logging.getLogger("mahjong_lens.page")
 
@@ -47,9 +48,11 @@ def guarded(where: str):
 
 
 def _names(ledger, night) -> list[str]:
+    """The players' names as the page shows them: in labels, options and Markdown, where a
+    typed name must read as itself (escaped), never as markup."""
     if isinstance(ledger, str) or night is None:
-        return list(st.session_state.get("names") or ("East", "South", "West", "North"))
-    return ledger.names(night)
+        return [literal(n) for n in st.session_state.get("names") or ("East", "South", "West", "North")]
+    return [literal(n) for n in ledger.names(night)]
 
 
 def _whose_hand(names: list[str], winner: int) -> str:

@@ -2,18 +2,22 @@
 totals, MCR table points, undo of the last hand, CSV export. The data lives in `app.ledger`."""
 from __future__ import annotations
 
+import datetime as dt
 import time
 from pathlib import Path
 
 import streamlit as st
 
-from app import evaluate
+from app import evaluate, i18n
+from app.i18n import _
 from app.ledger import Ledger, LedgerError
 from scoring.payments import SEATS, table_points
 
 from . import state
+from .literal import literal
 
 _LEDGERS: dict[str, Ledger] = {}
+PAST_SHOWN = 12  # past nights listed, the latest first
 
 
 def open_ledger(folder) -> Ledger | str:
@@ -60,16 +64,27 @@ def on_names(ledger: Ledger, night: int, keys: list[str]) -> None:
 
 
 def on_rotate(ledger: Ledger, night: int) -> None:
-    names = ledger.names(night)
     try:
-        ledger.set_names(night, names[1:] + names[:1])
+        ledger.rotate(night)
     except LedgerError as exc:
         st.session_state["ledger_flash"] = str(exc)
     st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
 
 
 def on_new_night(ledger: Ledger, night: int) -> None:
-    ledger.new_night(ledger.names(night))
+    try:
+        ledger.new_night(ledger.names(night))
+    except LedgerError as exc:
+        st.session_state["ledger_flash"] = str(exc)
+    st.session_state["added"] = {}
+    st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
+
+
+def on_reopen(ledger: Ledger, night: int) -> None:
+    try:
+        ledger.reopen(night)
+    except LedgerError as exc:
+        st.session_state["ledger_flash"] = str(exc)
     st.session_state["added"] = {}
     st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
 
@@ -80,7 +95,7 @@ def render_add(ledger: Ledger | str, night: int | None, entry, session_id: str, 
     """The one-tap 'Add to the ledger' under a result, or why it is not there yet."""
     if isinstance(ledger, str):
         return
-    if isinstance(entry, str):
+    if isinstance(entry, str) or ledger.read_only:
         st.button("Add to the ledger", key="ledger_add", disabled=True, width="stretch",
                   icon=":material/playlist_add:")
         # why not yet is said once, with the running total above the button
@@ -125,12 +140,12 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     lines = ["| Player | Total |" + (" Table points |" if show_points else ""),
              "|---|---:|" + ("---:|" if show_points else "")]
     for name, total in totals.items():
-        lines.append(f"| {name} | **{_fmt(total)}** |" + (f" {points[name]:g} |" if show_points else ""))
+        lines.append(f"| {literal(name)} | **{_fmt(total)}** |" + (f" {points[name]:g} |" if show_points else ""))
     st.markdown("\n".join(lines))
     if show_points:
         st.caption("Table points 4/2/1/0 by rank (ties share) if the night ended now.")
     if hands:
-        rows = [{"#": h.number, "Hand": h.notation, "Rules": h.rules, "Won": h.winner,
+        rows = [{"#": h.number, "Hand": h.notation, "Rules": h.rules, "Won": h.winner_name or h.winner,
                  **{name: h.amounts.get(name, 0) for name in totals}} for h in hands]
         st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
         last = hands[-1]
@@ -141,17 +156,43 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
                                file_name=f"mahjong-night-{night}-{time.strftime('%Y%m%d')}.csv",
                                mime="text/csv", key="csv", icon=":material/download:",
                                on_click="ignore")
-            st.button("New night", key="new_night", icon=":material/nights_stay:",
-                      on_click=on_new_night, args=(ledger, night))
+            with st.popover(_("New night"), icon=":material/nights_stay:"):
+                st.write(_("Start a new night? Tonight's {count} hands stay under Past nights, "
+                           "to reopen or export.").format(count=len(hands)))
+                st.button(_("Start a new night"), key="new_night", type="primary",
+                          on_click=on_new_night, args=(ledger, night))
     else:
         st.caption("No hands yet tonight. Score a hand, then 'Add to the ledger'.")
+    render_past(ledger, night)
+    if ledger.read_only:
+        st.info(_("The ledger can be viewed but not changed here (a read-only file or a full "
+                  "disk): hands are not added."))
     st.caption(f"Saved in {home_relative(ledger.path)}")
 
 
+def render_past(ledger: Ledger, night: int) -> None:
+    """The nights before tonight: each to reopen (go on with it) or export."""
+    past = [n for n in ledger.nights() if n.id != night][:PAST_SHOWN]
+    if not past:
+        return
+    with st.expander(_("Past nights ({count})").format(count=len(past)), icon=":material/history:"):
+        for n in past:
+            when = i18n.format_datetime(dt.datetime.fromtimestamp(n.started))
+            st.markdown(f"**{literal(when)}** · {literal(', '.join(n.names))} · "
+                        + _("{count} hands").format(count=n.hands))
+            with st.container(horizontal=True):
+                st.button(_("Reopen"), key=f"reopen__{n.id}", icon=":material/restore:",
+                          on_click=on_reopen, args=(ledger, n.id))
+                st.download_button("CSV", ("\ufeff" + ledger.to_csv(n.id, **i18n.csv_options())).encode("utf-8"),
+                                   file_name=f"mahjong-night-{n.id}.csv", mime="text/csv",
+                                   key=f"csv__{n.id}", icon=":material/download:", on_click="ignore")
+
+
 def home_relative(path) -> str:
-    """`~/...` for a path in the home folder (shorter on a phone), else the path as is."""
+    """`~/...` for a path in the home folder (shorter on a phone), else the file's name alone:
+    the page does not tell the table where on the server the ledger lives."""
     path = Path(path)
     try:
         return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
     except (ValueError, RuntimeError, OSError):
-        return str(path)
+        return path.name

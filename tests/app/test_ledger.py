@@ -151,13 +151,13 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
 
 @pytest.mark.parametrize("under_home, shown", [
     (".mahjong-lens/ledger.sqlite3", "~/.mahjong-lens/ledger.sqlite3"),
-    (None, None),  # elsewhere: the path as it is
+    (None, None),  # elsewhere: the file's name, not where it lives
 ])
 def test_the_page_shows_the_ledger_path_home_relative(tmp_path, monkeypatch, under_home, shown):
     from app.ui.ledger_view import home_relative
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     path = tmp_path / "home" / under_home if under_home else tmp_path / "elsewhere" / "l.sqlite3"
-    assert home_relative(path) == (shown or str(path))
+    assert home_relative(path) == (shown or "l.sqlite3")
 
 
 # --- one night however many open a new ledger at once ----------------------------------------
