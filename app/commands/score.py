@@ -189,6 +189,8 @@ def _print_text(out: dict) -> None:
         amounts = ", ".join(f"{k} {v:+g}" if english else f"{k} {i18n.format_amount(v)}"
                             for k, v in out["payments"].items())
         print("  " + _("payments: {amounts}").format(amounts=amounts))
+    for note in (out.get("details") or {}).get("ignored_flags") or ():
+        print("  " + _("ignored: {note}").format(note=translate(note)))
 
 
 def _with_local_names(out: dict, args) -> dict:

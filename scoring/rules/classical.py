@@ -20,6 +20,7 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import classical as settle
 from ..result import FanHit, ScoreResult
 from .classical_items import ITEMS, LIMIT_HANDS, View
+from .flags import possible_context
 from .optcheck import CheckedOptions
 from .reading import Reading, legal_waits, readings
 
@@ -148,6 +149,7 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     """The winner's score. Payments assume the losers' hands are unknown: each loser pays the
     winner and nothing is settled among them (use `score_table` with their hands)."""
     options = options or Options()
+    ctx, ignored = possible_context(hand, ctx)  # flags the tiles rule out score nothing
     text = format_hand(hand)
     best = best_winner(hand, ctx, options)
     if best is None:
@@ -156,7 +158,7 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     net, _ = winner_payments(best.total, ctx, options)
     r = best.view.win
     details = {"role": "winner", **best.details(options), "shape": r.shape.value,
-               "decomposition": list(r.labels)}
+               "decomposition": list(r.labels), "ignored_flags": list(ignored)}
     return ScoreResult("classical", text, True, best.total, best.items, None, net, details)
 
 

@@ -21,6 +21,7 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import DISCARD_SPLITS, MULTIPLIERS, hk as hk_payments, hk_portion
 from ..result import FanHit, ScoreResult
 from .hk_fans import FANS, LIMIT, Fan
+from .flags import possible_context
 from .optcheck import CheckedOptions
 from .reading import Reading, legal_waits, readings
 
@@ -164,6 +165,7 @@ def not_winning_reason(hand: Hand, options: Options) -> str:
 def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreResult:
     options = options or Options()
     _check_blessing(ctx, options)
+    ctx, ignored = possible_context(hand, ctx)  # a kong flag without a kong scores nothing
     text = format_hand(hand)
     best = best_reading(hand, ctx, options)
     if best is None:
@@ -185,5 +187,6 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
         "limit_hand": best.limit_hands[0] if best.limit_hands else None,
         "limit_hands": list(best.limit_hands), "base": base,
         "shape": r.shape.value if r.shape else "flowers", "decomposition": list(r.labels) if r.shape else [],
+        "ignored_flags": list(ignored),
     }
     return ScoreResult("hk", text, valid, best.total, best.fans, reason, payments, details)

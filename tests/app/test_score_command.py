@@ -182,3 +182,11 @@ def test_an_option_out_of_range_is_one_line_on_the_command_line(option, words, c
     code, _, err = run(["score", "--rules", "hk001", "--hand", "[CCC1][FFF1][PPP1]234p5p5p",
                         "--discarder", "S", "--option", option], capsys=capsys)
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("rules", ["hk001", "hk002", "classical", "mcr"])
+def test_an_impossible_kong_flag_is_said_and_not_scored(rules, capsys):
+    code, out, _ = run(["score", "--rules", rules, "--hand", "[123m1]456m789p2355s4s", "--self-drawn",
+                        "--seat", "S", "--kong"], capsys=capsys)
+    assert code == 0 and "ignored: kong: no kong was declared" in out
+    assert "Replacement" not in out

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from ...decompose import Decomposition, SetKind, Shape, TileSet
 from ...hand import Hand, MeldKind, WinContext
 from ...tiles import INDEX
+from ..flags import possible_context
 from .waiting import waits_only_on
 
 # PyMahjongGB's tile order (suits m, s, p, then E S W N Red Green White): it decides which
@@ -77,20 +78,11 @@ class HandFacts:
         self.counts = counts
         self.kinds = kinds
         in_melds = counts[win] - in_closed
-        self.ignored_flags = []
-        fourth = ctx.fourth_tile
-        if in_melds == 3 and options.last_tile_auto_from_melds:
-            fourth = True
-        if fourth and in_closed != 1:
-            fourth = False
-            self.ignored_flags.append("fourth_tile: a copy of the winning tile is in the concealed hand")
-        kong = ctx.kong
-        if kong and ctx.self_drawn and not any(m.kind.is_kong for m in hand.melds):
-            kong = False
-            self.ignored_flags.append("kong: no kong was declared, so no replacement tile")
-        if kong and not ctx.self_drawn and (in_melds or in_closed != 1):
-            kong = False
-            self.ignored_flags.append("kong: the winner holds a copy of the tile, so it cannot be a robbed kong")
+        possible, notes = possible_context(hand, ctx)  # flags the tiles rule out (rules/flags.py)
+        self.ignored_flags = list(notes)
+        # the other three copies in declared sets: the last copy, whatever the flag says
+        fourth = possible.fourth_tile or (in_melds == 3 and options.last_tile_auto_from_melds)
+        kong = possible.kong
         n_melded = sum(1 for m in hand.melds if not m.concealed)
         self.situation = Situation(ctx.self_drawn, ctx.last_tile, kong, fourth, n_melded)
         self._unique_wait = None
