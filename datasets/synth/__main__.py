@@ -2,4 +2,5 @@ import sys
 
 from datasets.synth.generate import main
 
-sys.exit(main())
+if __name__ == "__main__":  # spawned workers import this module again: they must not run it
+    sys.exit(main())
