@@ -18,8 +18,8 @@ ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 def _prune(items) -> tuple[tuple[int, int, int], ...]:
     """Keep the (sets, partials, pair) splits that no other split beats in every part."""
     items = set(items)
-    return tuple(a for a in items
-                 if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in items))
+    return tuple(sorted(a for a in items
+                        if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in items)))
 
 
 @lru_cache(maxsize=None)
@@ -62,17 +62,41 @@ def _honours(c: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return ((m, twos, 0), (m, twos - 1, 1))
 
 
-@lru_cache(maxsize=None)
-def _merge(a: tuple, b: tuple) -> tuple[tuple[int, int, int], ...]:
-    """The splits of two groups together (at most one pair); few distinct tables exist, so
-    merging is cached by table."""
-    return _prune((m1 + m2, t1 + t2, p1 + p2) for m1, t1, p1 in a for m2, t2, p2 in b if p1 + p2 <= 1)
+# Split tables are few: each gets a small number, so that merging two tables and reading
+# the best of one are cached on pairs of ints (hashing nested tuples on every call is slow).
+_TABLES: list[tuple] = []
+_NUMBERS: dict[tuple, int] = {}
+
+
+def _number(table: tuple) -> int:
+    n = _NUMBERS.get(table)
+    if n is None:
+        n = _NUMBERS[table] = len(_TABLES)
+        _TABLES.append(table)
+    return n
 
 
 @lru_cache(maxsize=None)
-def _best(table: tuple, melds: int) -> int:
+def _suit_n(c: tuple[int, ...]) -> int:
+    return _number(_suit(c))
+
+
+@lru_cache(maxsize=None)
+def _honours_n(c: tuple[int, ...]) -> int:
+    return _number(_honours(c))
+
+
+@lru_cache(maxsize=None)
+def _merge(a: int, b: int) -> int:
+    """The splits of two groups together (at most one pair)."""
+    return _number(_prune((m1 + m2, t1 + t2, p1 + p2) for m1, t1, p1 in _TABLES[a]
+                          for m2, t2, p2 in _TABLES[b] if p1 + p2 <= 1))
+
+
+@lru_cache(maxsize=None)
+def _best(table: int, melds: int) -> int:
     best = 8
-    for m, t, p in table:
+    for m, t, p in _TABLES[table]:
         m += melds
         value = 8 - 2 * m - (min(t, 4 - m) if m < 4 else 0) - p
         if value < best:
@@ -83,8 +107,8 @@ def _best(table: tuple, melds: int) -> int:
 def standard(counts, melds: int = 0) -> int:
     """Distance to four sets and a pair, with `melds` sets already declared."""
     c = tuple(counts)
-    return _best(_merge(_merge(_suit(c[0:9]), _suit(c[9:18])),
-                        _merge(_suit(c[18:27]), _honours(c[27:34]))), melds)
+    return _best(_merge(_merge(_suit_n(c[0:9]), _suit_n(c[9:18])),
+                        _merge(_suit_n(c[18:27]), _honours_n(c[27:34]))), melds)
 
 
 def seven_pairs(counts) -> int:
@@ -131,11 +155,11 @@ def waits(counts, melds: int = 0) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _changed(part: tuple[int, ...], i: int, delta: int, honours: bool) -> tuple:
+def _changed(part: tuple[int, ...], i: int, delta: int, honours: bool) -> int:
     """The split table of one group after adding (+1) or removing (-1) a tile at `i`."""
     changed = list(part)
     changed[i] += delta
-    return _honours(tuple(changed)) if honours else _suit(tuple(changed))
+    return _honours_n(tuple(changed)) if honours else _suit_n(tuple(changed))
 
 
 def after_each(counts, melds: int, kinds, delta: int = 1) -> dict[int, int]:
@@ -144,7 +168,7 @@ def after_each(counts, melds: int, kinds, delta: int = 1) -> dict[int, int]:
     merged once for all the kinds."""
     c = tuple(counts)
     parts = (c[0:9], c[9:18], c[18:27], c[27:34])
-    groups = [_suit(parts[0]), _suit(parts[1]), _suit(parts[2]), _honours(parts[3])]
+    groups = [_suit_n(parts[0]), _suit_n(parts[1]), _suit_n(parts[2]), _honours_n(parts[3])]
     rests = [_merge(_merge(groups[1], groups[2]), groups[3]),
              _merge(_merge(groups[0], groups[2]), groups[3]),
              _merge(_merge(groups[0], groups[1]), groups[3]),
