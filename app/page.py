@@ -145,9 +145,11 @@ def _score(rules, preset, overrides, sit) -> evaluate.Outcome:
 def main() -> None:
     st.set_page_config(page_title="mahjong-lens", page_icon="🀄", layout="wide")
     st.html(style.CSS)
+    language.install()  # the session's language, chosen before the navigation is named
+    language.resolve(ledger_view.open_ledger(data_dir(page_args(sys.argv[1:]).data_dir)))
     from app.ui import practice  # a practice hand of Hong Kong mahjong against the computer
-    st.navigation([st.Page(score_page, title="Score", default=True),
-                   st.Page(practice.render, title="Practice", url_path="practice")],
+    st.navigation([st.Page(score_page, title=_("Score"), default=True),
+                   st.Page(practice.render, title=_("Practice"), url_path="practice")],
                   position="top").run()
 
 

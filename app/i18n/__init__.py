@@ -208,3 +208,9 @@ def csv_options(lang: str | None = None) -> dict:
                   "total": pgettext("csv column", "total"), "winner": pgettext("csv column", "winner"),
                   "discarder": pgettext("csv column", "discarder")}
     return {"delimiter": fmt.delimiter, "decimal": fmt.decimal, "labels": labels}
+
+
+def format_time(value: dt.datetime, lang: str | None = None) -> str:
+    """A time of day as the language writes it (21:05, 9:05 PM)."""
+    from babel.dates import format_time as babel_time
+    return babel_time(value, "short", locale=babel_locale(lang))

@@ -82,6 +82,17 @@ TEMPLATES: tuple[str, ...] = (
     N_("that tile is no longer set aside"),
     N_("No tile model at {name}: photo reading is off. Enter the hand with the tile buttons (Manual)."),
     N_("The tile model could not be loaded ({reason}). Enter the hand by hand."),
+    N_("No tiles found in this photo. Take it again from above, closer, with the tiles filling the "
+       "frame, or enter the hand with the tile buttons."),
+    N_("The tiles are small in this photo (about {size} pixels across; {best} or more read best): "
+       "check every tile, or take the photo closer."),
+    N_("The photo looks blurred, so some tiles may be missing or misread: check every tile, or take "
+       "it again holding the phone still (more light helps)."),
+    # the ledger
+    N_("this hand is already in the ledger"),
+    N_("the ledger changed (another tab?): nothing was undone"),
+    N_("the four players need four different names"),
+    N_("a table has four players"),
     # the command line's own
     N_("--option takes KEY=VALUE, got {pair}"),
     N_("give either --hand or '-' (stdin), not both"),

@@ -10,6 +10,7 @@ from app import edit
 from app.i18n import _, ngettext, pgettext
 from app.i18n.messages import translate
 from app.recognise import LOW_CONFIDENCE
+from app.ui.language import said
 from scoring.tiles import BONUS, NAMES, PLAYING, is_bonus
 
 from . import state
@@ -103,7 +104,7 @@ def _group(who: str, draft: edit.Draft, ref: str, sel, target: str, adding: bool
             key = f"kind__{who}__{ref}__{meld.kind}__{st.session_state['generation']}"
             st.selectbox(short_label(ref), list(edit.MELD_KINDS) + ["loose"],
                          index=edit.MELD_KINDS.index(meld.kind), key=key, width=150,
-                         format_func=kind_label, on_change=state.on_kind,
+                         format_func=said([*edit.MELD_KINDS, "loose"], kind_label), on_change=state.on_kind,
                          args=(who, ref, key), label_visibility="collapsed")
         else:
             st.caption(group_label(draft, ref))
@@ -143,7 +144,7 @@ def _actions(who: str, draft: edit.Draft, sel) -> None:
                   on_click=state.on_action, args=(who, "remove"))
         key = f"moveto__{who}__{ref}__{index}"
         st.selectbox(_("Move to"), dests, index=None, key=key, placeholder=_("Move to…"), width=130,
-                     format_func=short_label, label_visibility="collapsed",
+                     format_func=said(dests, short_label), label_visibility="collapsed",
                      on_change=state.on_move, args=(who, key))
         st.button(_("Cancel"), key=f"act__{who}__cancel", on_click=state.on_action, args=(who, "cancel"))
 

@@ -79,3 +79,11 @@ def render_menu(ledger: Ledger | str, lang: str) -> None:
     st.selectbox(i18n._("Language"), codes, index=codes.index(lang), key=MENU_KEY,
                  format_func=i18n.LANGUAGES.get, on_change=on_choose, args=(ledger,),
                  label_visibility="collapsed", width=140)
+
+
+def said(options, label) -> object:
+    """A widget's `format_func` whose words are fixed now, in this run's language: Streamlit
+    may call a format_func again outside the run (to compare a widget's value), where the
+    session's language is not known."""
+    words = {option: label(option) for option in options}
+    return lambda option: words.get(option, str(option))

@@ -10,6 +10,7 @@ import streamlit as st
 
 from app import evaluate, i18n
 from app.i18n import _
+from app.i18n.messages import translate
 from app.ledger import Ledger, LedgerError
 from scoring.payments import SEATS, table_points
 
@@ -27,12 +28,13 @@ def open_ledger(folder) -> Ledger | str:
         try:
             _LEDGERS[key] = Ledger(folder)
         except LedgerError as exc:
-            return f"The ledger is off: {exc}"
+            return _("The ledger is off: {reason}").format(reason=exc)
     return _LEDGERS[key]
 
 
 def _fmt(x: float) -> str:
-    return f"{x:+g}".replace("-", "−") if x else "0"
+    """A running total as the player's language writes it, sign always shown (+12, −3,5)."""
+    return i18n.format_amount(x) or "0"
 
 
 # --- callbacks ---------------------------------------------------------------------------
@@ -96,18 +98,18 @@ def render_add(ledger: Ledger | str, night: int | None, entry, session_id: str, 
     if isinstance(ledger, str):
         return
     if isinstance(entry, str) or ledger.read_only:
-        st.button("Add to the ledger", key="ledger_add", disabled=True, width="stretch",
+        st.button(_("Add to the ledger"), key="ledger_add", disabled=True, width="stretch",
                   icon=":material/playlist_add:")
         # why not yet is said once, with the running total above the button
         return
     token = evaluate.entry_token(session_id, generation, entry)
     added = st.session_state["added"].get(token)
     if added:
-        st.success(f"In the ledger as hand {added}.", icon=":material/task_alt:")
-        st.button("Next hand", key="next_hand", type="primary", width="stretch",
+        st.success(_("In the ledger as hand {number}.").format(number=added), icon=":material/task_alt:")
+        st.button(_("Next hand"), key="next_hand", type="primary", width="stretch",
                   icon=":material/arrow_forward:", on_click=state.new_hand)
         return
-    st.button("Add to the ledger", key="ledger_add", type="primary", width="stretch",
+    st.button(_("Add to the ledger"), key="ledger_add", type="primary", width="stretch",
               icon=":material/playlist_add:", on_click=on_add, args=(ledger, night, entry, token))
 
 
@@ -118,41 +120,46 @@ def render_names(ledger: Ledger, night: int) -> None:
     for row in ((0, 1), (2, 3)):
         for col, i in zip(st.columns(2), row):
             with col:
-                st.text_input(f"{SEATS[i]} seat", value=names[i], key=keys[i], max_chars=24,
+                st.text_input(_("{seat} seat").format(seat=SEATS[i]), value=names[i], key=keys[i], max_chars=24,
                               on_change=on_names, args=(ledger, night, keys))
-    st.button("Winds move on (South becomes East)", key="rotate", icon=":material/autorenew:",
+    st.button(_("Winds move on (South becomes East)"), key="rotate", icon=":material/autorenew:",
               on_click=on_rotate, args=(ledger, night))
 
 
 def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
-    st.subheader("Tonight", anchor=False)
+    st.subheader(_("Tonight"), anchor=False)
     if isinstance(ledger, str):
         st.warning(ledger)
         return
     message = st.session_state.pop("ledger_flash", None)
     if message:
-        st.warning(message)
+        st.warning(translate(message))
     render_names(ledger, night)
     hands = ledger.hands(night)
     totals = ledger.totals(night)
     points = table_points(totals) if hands else {}
     show_points = rules == "mcr" and hands
-    lines = ["| Player | Total |" + (" Table points |" if show_points else ""),
+    lines = [f"| {_('Player')} | {_('Total')} |" + (f" {_('Table points')} |" if show_points else ""),
              "|---|---:|" + ("---:|" if show_points else "")]
     for name, total in totals.items():
-        lines.append(f"| {literal(name)} | **{_fmt(total)}** |" + (f" {points[name]:g} |" if show_points else ""))
+        lines.append(f"| {literal(name)} | **{_fmt(total)}** |" +
+                     (f" {i18n.format_number(points[name])} |" if show_points else ""))
     st.markdown("\n".join(lines))
     if show_points:
-        st.caption("Table points 4/2/1/0 by rank (ties share) if the night ended now.")
+        st.caption(_("Table points 4/2/1/0 by rank (ties share) if the night ended now."))
     if hands:
-        rows = [{"#": h.number, "Hand": h.notation, "Rules": h.rules, "Won": h.winner_name or h.winner,
+        rows = [{"#": h.number, _("Time"): i18n.format_time(dt.datetime.fromtimestamp(h.created)),
+                 _("Hand"): h.notation, _("Rules"): h.rules, _("Won"): h.winner_name or h.winner,
                  **{name: h.amounts.get(name, 0) for name in totals}} for h in hands]
         st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
         last = hands[-1]
         with st.container(horizontal=True):
-            st.button(f"Undo hand {last.number}", key="undo", icon=":material/undo:",
+            st.button(_("Undo hand {number}").format(number=last.number), key="undo", icon=":material/undo:",
                       on_click=on_undo, args=(ledger, night, last.id))
-            st.download_button("CSV", ledger.to_csv(night).encode("utf-8"),
+            # the language's delimiter and decimal mark; a byte-order mark so that a spreadsheet
+            # opening the file by double click reads its names as UTF-8
+            csv_text = ledger.to_csv(night, **i18n.csv_options())
+            st.download_button("CSV", ("\ufeff" + csv_text).encode("utf-8"),
                                file_name=f"mahjong-night-{night}-{time.strftime('%Y%m%d')}.csv",
                                mime="text/csv", key="csv", icon=":material/download:",
                                on_click="ignore")
@@ -162,12 +169,12 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
                 st.button(_("Start a new night"), key="new_night", type="primary",
                           on_click=on_new_night, args=(ledger, night))
     else:
-        st.caption("No hands yet tonight. Score a hand, then 'Add to the ledger'.")
+        st.caption(_("No hands yet tonight. Score a hand, then 'Add to the ledger'."))
     render_past(ledger, night)
     if ledger.read_only:
         st.info(_("The ledger can be viewed but not changed here (a read-only file or a full "
                   "disk): hands are not added."))
-    st.caption(f"Saved in {home_relative(ledger.path)}")
+    st.caption(_("Saved in {path}").format(path=home_relative(ledger.path)))
 
 
 def render_past(ledger: Ledger, night: int) -> None:

@@ -11,10 +11,13 @@ import os
 import streamlit as st
 
 from app import edit, recognise
+from app.i18n import N_, _, format_number, ngettext
+from app.i18n.messages import translate
+from app.ui.language import said
 
 from . import state
 
-MODES = ("Camera", "Upload", "Manual")
+MODES = (N_("Camera"), N_("Upload"), N_("Manual"))  # values stay English; shown translated
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "bmp", "tif", "tiff"]
 MAX_UPLOAD_MB = 50
 
@@ -46,7 +49,7 @@ def _read(who: str, upload) -> None:
     if isinstance(found, str):
         ss["recog"] = {**ss["recog"], who: found}
         return
-    with st.spinner("Reading the tiles…"):
+    with st.spinner(_("Reading the tiles…")):
         result = recognise.recognise(data, found)
     ss["recog"] = {**ss["recog"], who: result}
     if isinstance(result, recognise.Recognition):
@@ -56,25 +59,25 @@ def _read(who: str, upload) -> None:
 
 
 def render(who: str, *, need_winning: bool = True) -> None:
-    mode = st.segmented_control("Hand from", MODES, key=f"mode__{who}", default="Upload",
-                                required=True, format_func=lambda m: m,
+    mode = st.segmented_control(_("Hand from"), MODES, key=f"mode__{who}", default="Upload",
+                                required=True, format_func=said(MODES, _),
                                 label_visibility="collapsed")
     gen = st.session_state["generation"]
     upload = None
     if mode == "Camera":
-        upload = st.camera_input("Photo of the hand", key=f"camera__{who}__{gen}",
+        upload = st.camera_input(_("Photo of the hand"), key=f"camera__{who}__{gen}",
                                  label_visibility="collapsed",
-                                 help="Phones allow the camera only over https or on this "
-                                      "machine; otherwise use Upload, which offers the camera.")
+                                 help=_("Phones allow the camera only over https or on this "
+                                        "machine; otherwise use Upload, which offers the camera."))
     elif mode == "Upload":
-        upload = st.file_uploader("Photo of the hand", type=PHOTO_TYPES, key=f"upload__{who}__{gen}",
+        upload = st.file_uploader(_("Photo of the hand"), type=PHOTO_TYPES, key=f"upload__{who}__{gen}",
                                   max_upload_size=MAX_UPLOAD_MB, label_visibility="collapsed")
     else:
         key = f"notation__{who}__{gen}"
-        st.text_input("Type the hand", key=key, placeholder="[123m][EEE1]456p789sNN",
+        st.text_input(_("Type the hand"), key=key, placeholder="[123m][EEE1]456p789sNN",
                       on_change=state.on_notation, args=(who, key, need_winning),
-                      help="Bracketed sets are exposed; the last tile is the winning tile; "
-                           "flowers and seasons are 1f to 8f.")
+                      help=_("Bracketed sets are exposed; the last tile is the winning tile; "
+                             "flowers and seasons are 1f to 8f."))
     st.session_state["read_line"] = {}
     if upload is not None:
         _read(who, upload)
@@ -85,13 +88,13 @@ def render(who: str, *, need_winning: bool = True) -> None:
                                              if k != who}
         found = reader()
         if isinstance(found, str):
-            st.info(found)
+            st.info(translate(found))
 
 
 def _show(who: str, found) -> None:
     """The photo as read (the hand's tiles framed), one line of counts, hints, other readings."""
     if isinstance(found, str):
-        st.warning(found)
+        st.warning(translate(found))
         return
     if found is None:
         return
@@ -102,18 +105,18 @@ def _show(who: str, found) -> None:
     st.session_state["read_line"] = {**st.session_state.get("read_line", {}),
                                       who: read_line(found.tiles, found.seconds, doubtful)}
     if found.message:
-        st.info(found.message)
+        st.info(translate(found.message))
     _other_readings(who, found.layout)
 
 
 def read_line(tiles: int, seconds: float, doubtful: int) -> str:
     """'14 tiles read in 0.3 s; 1 doubtful, framed in orange: check it.' (hand tiles only)"""
-    read = ("1 tile read in {seconds:.1f} s." if tiles == 1 else
-            "{tiles} tiles read in {seconds:.1f} s.").format(tiles=tiles, seconds=seconds)
-    if doubtful == 1:
-        return read + " 1 is doubtful, framed in orange: check it."
+    read = ngettext("{tiles} tile read in {seconds} s.", "{tiles} tiles read in {seconds} s.",
+                    tiles).format(tiles=tiles, seconds=format_number(round(seconds, 1)))
     if doubtful:
-        return read + " {n} are doubtful, framed in orange: check them.".format(n=doubtful)
+        return read + " " + ngettext("{n} is doubtful, framed in orange: check it.",
+                                     "{n} are doubtful, framed in orange: check them.",
+                                     doubtful).format(n=doubtful)
     return read
 
 
@@ -125,7 +128,7 @@ def _other_readings(who: str, layout) -> None:
         return
     changed = dict(layout.rereads)
     incomplete = layout.notation is None
-    title = "Complete hands close to what was read" if incomplete else "Other ways to read these tiles"
+    title = _("Complete hands close to what was read") if incomplete else _("Other ways to read these tiles")
     with st.expander(title, expanded=incomplete):
         for i, notation in enumerate(layout.alternatives[:3]):
             label = f"{notation}  ({changed[notation]})" if notation in changed else notation
