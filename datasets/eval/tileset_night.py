@@ -57,12 +57,16 @@ def hand_fixes(scene, found, conf: float) -> tuple[int, int, list[tuple[int, str
     return fixes, misread, taught
 
 
-def run_night(design: str, hands: int, seed: int, cache: Path) -> dict:
+def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None = None
+              ) -> dict:
+    """Fixes per hand without a set and, for each blend of `hows` (name -> Blend; default:
+    the shipped one as "with"), with the set learnt from the hands before."""
     from scoring.tiles import TILES
     from vision.runtime import operating_conf
-    from vision.tileset.reader import TaughtClassifier
+    from vision.tileset.reader import DEFAULT_BLEND, TaughtClassifier
     from vision.tileset.store import TileSet
 
+    hows = hows or {"with": DEFAULT_BLEND}
     _, base, reader, _ = setup(cache)
     scenes = load_scenes(scenes_of(design, hands, seed, cache), reader)
     conf = operating_conf()
@@ -71,23 +75,21 @@ def run_night(design: str, hands: int, seed: int, cache: Path) -> dict:
     rows = []
     for i, scene in enumerate(scenes):
         plain = untaught.refine(scene.rgb, scene.found).scaled(*scene.scale)
-        learnt = TaughtClassifier(base.base, tileset).refine(scene.rgb, scene.found)
-        fixes_plain, misread_plain, _ = hand_fixes(scene, plain, conf)
-        fixes, misread, taught = hand_fixes(scene, learnt.scaled(*scene.scale), conf)
+        row = {"hand": i + 1}
+        row["without"], row["misread_without"], taught = hand_fixes(scene, plain, conf)
+        for name, how in hows.items():
+            learnt = TaughtClassifier(base.base, tileset, how).refine(scene.rgb, scene.found)
+            row[name], row[f"misread_{name}"], _ = hand_fixes(scene, learnt.scaled(*scene.scale),
+                                                              conf)
+        # what the page shows and the player corrects: the boxes shown, their true codes
         taught = [(j, code) for j, code in taught if code in TILES]
         if taught:
-            boxes = learnt.xyxy[[j for j, _ in taught]]
+            boxes = scene.found.xyxy[[j for j, _ in taught]]
             _, feats, turned = base.features(scene.rgb, boxes)
             tileset = tileset.add([c for _, c in taught], feats, turned, f"hand:{i + 1}")
-        rows.append({"hand": i + 1, "without": fixes_plain, "with": fixes,
-                     "misread_without": misread_plain, "misread_with": misread})
-        print(rows[-1], flush=True)
+        rows.append(row)
+        print(row, flush=True)
     later = [r for r in rows if r["hand"] >= 5]
-
-    def mean(key):
-        return round(float(np.mean([r[key] for r in later])), 3) if later else None
-    return {"design": design, "hands": rows,
-            "summary": {"hands_5_on_fixes_without": mean("without"),
-                        "hands_5_on_fixes_with": mean("with"),
-                        "hands_5_on_misread_without": mean("misread_without"),
-                        "hands_5_on_misread_with": mean("misread_with")}}
+    summary = {f"hands_5_on_{key}": round(float(np.mean([r[key] for r in later])), 3)
+               for key in rows[0] if key != "hand"} if later else {}
+    return {"design": design, "hands": rows, "summary": summary}

@@ -76,29 +76,45 @@ def run_camerash(camerash: Path) -> dict:
     return {**out, "summary": summary}
 
 
-def own_set(photos, samples, camerash, base, probe, names) -> dict | None:
-    """Each held-out photo of a set with several, read with its set's other photos taught."""
+def own_set(photos, samples, camerash, base, probe, names, held_out: bool = True,
+            hows: dict | None = None) -> dict | None:
+    """Each photo (held out, or training) of a set with several, read with its set's other
+    photos taught: untaught, and with each blend of `hows` (default: the shipped one)."""
     from datasets.eval.samples import run_reader
     from vision.pipeline import TileReader
-    from vision.tileset.reader import TaughtClassifier
+    from vision.tileset.reader import DEFAULT_BLEND, TaughtClassifier
 
+    hows = hows or {"taught": DEFAULT_BLEND}
     by_set: dict[str, list[str]] = {}
     for name, p in photos.items():
-        if p["held_out"] and p["tiles"]:
+        if p["held_out"] == held_out and p["tiles"]:
             by_set.setdefault(p["set"], []).append(name)
     chosen = [s for s in samples if len(by_set[photos[s.image.name]["set"]]) > 1]
     if not chosen:
         return None
-    results = {"untaught": [], "taught": []}
+    results = {"untaught": [], **{name: [] for name in hows}}
     plain = TileReader(refiner=TaughtClassifier(base.base, None))
     for sample in chosen:
         others = sorted(n for n in by_set[photos[sample.image.name]["set"]]
                         if n != sample.image.name)
         tileset = taught_from(photos, others, camerash, base, probe)
         results["untaught"] += run_reader(plain, [sample])
-        reader = TileReader(refiner=TaughtClassifier(base.base, tileset))
-        results["taught"] += run_reader(reader, [sample])
+        for name, how in hows.items():
+            reader = TileReader(refiner=TaughtClassifier(base.base, tileset, how))
+            results[name] += run_reader(reader, [sample])
     out = {mode: figures(chosen, r, names) for mode, r in results.items()}
     print("own set", {m: {k: v for k, v in o.items() if k != "confusions"} for m, o in out.items()},
           flush=True)
     return out
+
+
+def run_own_set_training(camerash: Path, hows: dict) -> dict | None:
+    """Development: the Camerash training photos, each read with its set's other photos."""
+    from datasets.eval.samples import camerash_samples
+    from vision.tileset.reader import taught_refiner
+
+    photos = json.loads(BOXES.read_text())["photos"]
+    base = taught_refiner()
+    samples = camerash_samples(camerash, BOXES, held_out=False)
+    return own_set(photos, samples, camerash, base, base.probe(), list(base.names),
+                   held_out=False, hows=hows)

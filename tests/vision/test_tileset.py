@@ -123,18 +123,31 @@ def test_unknown_codes_and_wrong_shapes_are_refused():
 
 
 def test_the_blend_moves_a_tile_to_the_example_it_matches_and_leaves_others_alone():
-    tileset = TileSet("t", unit(1)).add(["2m", "1f"], [unit(1), unit(0, 1)],
-                                        [unit(1), unit(0, 1)], "sheet")
+    feats = np.stack([unit(1), unit(0, 1), unit(0, 0, 1), unit(0, 0, 0, 1)])
+    tileset = TileSet("t", unit(1)).add(["1m", "2m", "1f", "2f"], feats, feats, "sheet")
     bank = Bank(tileset, NAMES)
-    probs = np.array([[0.7, 0.2, 0.1, 0.0, 0.0],     # looks like the taught 2m
+    probs = np.array([[0.6, 0.3, 0.1, 0.0, 0.0],     # looks like the taught 2m
                       [0.1, 0.1, 0.1, 0.3, 0.4],     # looks like the taught 1f
                       [0.1, 0.1, 0.8, 0.0, 0.0]], np.float32)  # like nothing taught
-    feats = np.stack([unit(1, 0.05), unit(0.05, 1), unit(0, 0, 0, 1)])
-    out = blend(probs, feats, bank, Blend(0.8, 0.03, 0.8))
+    seen = np.stack([unit(0.05, 1), unit(0, 0.05, 1), unit(0, 0, 0, 0, 1)])
+    out = blend(probs, seen, bank, Blend(0.8, 0.03, 0.8))
     assert out.argmax(axis=1).tolist() == [1, 3, 2]
     np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-5)
     np.testing.assert_allclose(out[2], probs[2], atol=1e-4)  # no example near: as before
-    assert blend(probs, feats, None) is probs
+    assert blend(probs, seen, None) is probs
+
+
+def test_a_class_with_no_example_is_read_as_before():
+    """A set that holds 2f only: a 1f tile, like the 2f example (same set, same painting),
+    keeps the reader's 1f."""
+    tileset = TileSet("t", unit(1)).add(["2f"], [unit(1)], [unit(1)], "sheet")
+    probs = np.array([[0.0, 0.0, 0.1, 0.7, 0.2]], np.float32)
+    like = unit(1, 0.3)[None]  # cosine 0.96 with the 2f example
+    out = blend(probs, like, Bank(tileset, NAMES), Blend(0.8, 0.03, 0.6, near_copy=0.99))
+    np.testing.assert_allclose(out, probs, atol=1e-6)  # one taught class: nothing to move
+    # ... unless the tile is a near-copy of the example
+    near = blend(probs, like, Bank(tileset, NAMES), Blend(0.8, 0.03, 0.6, near_copy=0.95))
+    assert near.argmax() == 4
 
 
 @pytest.mark.parametrize("text, codes, rows", [
@@ -258,12 +271,18 @@ def test_a_set_on_disk_reads_back_through_the_named_refiner(reader_refiner, tmp_
     from tests.vision.tileset_art import lay_out
     from vision.tileset import forget_hand, learn_hand, refiner_for
 
-    rgb, boxes, codes = lay_out(("1f1s",), seed=2)
-    assert learn_hand("night", rgb, boxes, codes + [], 12, tmp_path,
-                      refiner=reader_refiner) == 2
-    refiner = refiner_for("night", tmp_path)
-    assert refiner.refine(rgb, finder_boxes(boxes)).codes == codes
-    assert forget_hand("night", 12, tmp_path) == 2
+    # a corrected hand holds the tiles the reader misread (1f read as 2z, 1s as 3p) and,
+    # as hands do, tiles of the classes they were misread as
+    rgb, boxes, codes = lay_out(("1f1s", "S3p", "1m"), seed=2)
+    with pytest.raises(TileSetError, match="4 codes for 5 tiles"):
+        learn_hand("night", rgb, boxes, codes[:4], 12, tmp_path, refiner=reader_refiner)
+    assert learn_hand("night", rgb, boxes, codes[:4] + ["back"], 12, tmp_path,
+                      refiner=reader_refiner) == 4  # a face-down tile is not learnt
+    again, again_boxes, again_codes = lay_out(("1s1f",), scale=0.9, seed=3)
+    before = reader_refiner.refine(again, finder_boxes(again_boxes)).codes
+    after = refiner_for("night", tmp_path).refine(again, finder_boxes(again_boxes)).codes
+    assert before != again_codes and after == again_codes
+    assert forget_hand("night", 12, tmp_path) == 4
     assert len(load_set("night", tmp_path)) == 0
     assert store.FOLDER in str(set_path("night", tmp_path))
 

@@ -180,6 +180,8 @@ def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
     from scoring.tiles import TILES
 
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    if len(codes) != len(boxes):
+        raise TileSetError(f"{len(codes)} codes for {len(boxes)} tiles")
     keep = np.array([c in TILES for c in codes], bool)
     if not keep.any():
         return 0
