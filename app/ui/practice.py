@@ -11,6 +11,7 @@ Computer turns are played at once, up to your next decision, and listed in a sho
 """
 from __future__ import annotations
 
+import logging
 import random
 import time
 
@@ -25,6 +26,7 @@ from game.tiles import code
 from scoring.hand import MeldKind
 from scoring.tiles import BACK, NAMES, TILES
 
+log = logging.getLogger("mahjong_lens.practice")
 KEY = "practice"
 WIND_NAMES = ("East", "South", "West", "North")
 RECENT = 8             # log lines shown
@@ -178,7 +180,18 @@ def move_label(move: Move, own_turn: bool) -> str:
 # --- the page -----------------------------------------------------------------------------
 
 def render() -> None:
+    """The page. Whatever goes wrong shows as one plain line with a way to a new hand."""
     st.html(CSS)
+    try:
+        _render()
+    except Exception as exc:  # the page's last line of defence: never a traceback
+        log.exception("error in the practice game")
+        text = " ".join(str(exc).split())[:200] or type(exc).__name__
+        st.error(f"Something went wrong in the practice game ({text}). Start a new hand.")
+        st.button("New hand", key="pnew_after_error", on_click=on_new, args=(None,))
+
+
+def _render() -> None:
     game = _game()
     _advance(game)
     state, human = game["state"], game["human"]

@@ -128,3 +128,12 @@ def test_new_hand_in_one_tap_with_the_seed_shown(page):
     g = game(page)
     assert g["state"].seed == g["seed"] and f"seed `{g['seed']}`" in page.markdown[0].value
     assert not g["state"].over and g["state"].players[0].discards == ()
+
+
+def test_a_broken_game_shows_one_line_and_a_new_hand(page):
+    game(page)["state"] = "not a game"
+    page.run()
+    assert not page.exception
+    assert "Something went wrong in the practice game" in page.error[0].value
+    page.button(key="pnew_after_error").click().run()
+    assert not page.error and not game(page)["state"].over
