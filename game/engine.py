@@ -168,13 +168,17 @@ def _next_to_ask(state: State) -> int | None:
     return None
 
 
-_cache: list = [None, ()]
+# The last state asked about and its moves, as one tuple so that threads (page sessions)
+# never see one state paired with another's moves; a player and `apply` ask in turn.
+_last: tuple = (None, ())
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Every move the seat to move may make now (empty when the hand is over)."""
-    if _cache[0] is state:
-        return _cache[1]
+    global _last
+    cached = _last
+    if cached[0] is state:
+        return cached[1]
     if state.phase is Phase.ACT:
         moves = _act_moves(state)
     elif state.phase in (Phase.CLAIM, Phase.ROB):
@@ -183,7 +187,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         moves = own + (Move(seat, Action.PASS),) if seat is not None else ()
     else:
         moves = ()
-    _cache[0], _cache[1] = state, moves
+    _last = (state, moves)
     return moves
 
 
