@@ -85,7 +85,6 @@ def score_page() -> None:
     names = _names(ledger, night)
     hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
     with hand_col:
-        language.render_menu(ledger, lang)
         rules, how = _hand_column(names)
         tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
     with score_col:
@@ -110,6 +109,8 @@ def score_page() -> None:
                                st.session_state["generation"])
     with ledger_col, guarded(_("the ledger")):
         ledger_view.render(ledger, night, rules)
+    with ledger_col:  # rarely changed: last on a phone, under the ledger on a wide screen
+        language.render_menu(ledger, lang)
 
 
 def _hand_column(names: list[str]):

@@ -182,9 +182,13 @@ def render(who: str, *, need_winning: bool = True, show_bonus: bool = True) -> e
     target = state.target(who)
     if target.startswith("meld") and int(target[4:]) >= len(draft.melds):
         target = edit.HAND
-    adding = (not sel and (state.palette_open(who) or not need_winning
-                           or draft.size < complete_size(need_winning)))
-    _hand_row(who, draft, sel, target, need_winning, adding)
+    # the palette shows to build a hand (Manual, or tiles already there and more needed),
+    # after a tap on ＋, or under a tapped tile; not over an empty photo box
+    started = st.session_state.get(f"mode__{who}") == "Manual" or bool(draft.codes() or draft.bonus)
+    short = not need_winning or draft.size < complete_size(need_winning)
+    adding = not sel and (state.palette_open(who) or (started and short))
+    if started or adding:
+        _hand_row(who, draft, sel, target, need_winning, adding)
     if sel and sel[1] in (edit.HAND, edit.WIN):
         _palette(who, draft, sel, target, need_winning, show_bonus)
         _actions(who, draft, sel)

@@ -18,13 +18,16 @@ def tile_rules() -> str:
 
 CSS = """
 <style>
-.block-container { padding-top: 1.2rem; padding-left: 0.7rem; padding-right: 0.7rem; }
-/* tiles: 8 to a row in the hand, 9 to a row in the palette, whatever the phone's width */
+/* the top bar (the pages, the sidebar's button) is 60 px: nothing starts under it */
+.block-container { padding-top: 4rem; padding-left: 0.7rem; padding-right: 0.7rem; }
+/* tiles: 8 to a row in the hand, 9 to a row in the palette, whatever the width of the
+   column they are in (a phone's screen, or a third of a wide one) */
+div[data-testid="stColumn"] { container-type: inline-size; }
 div[class*="st-key-tile__"], div[class*="st-key-add__"], div[class*="st-key-aside__"] {
-  --tile-w: min(52px, calc((100vw - 1.4rem - 7 * 4px - 8px) / 8));
+  --tile-w: min(52px, calc((100cqw - 7 * 4px - 8px) / 8));
   flex: 0 0 var(--tile-w) !important; width: var(--tile-w) !important; }
 div[class*="st-key-pal__"] {
-  --tile-w: min(46px, calc((100vw - 1.4rem - 8 * 3px - 8px) / 9));
+  --tile-w: min(46px, calc((100cqw - 8 * 3px - 4px) / 9));
   flex: 0 0 var(--tile-w) !important; width: var(--tile-w) !important; }
 div[class*="st-key-tile__"] button, div[class*="st-key-pal__"] button,
 div[class*="st-key-add__"] button, div[class*="st-key-aside__"] button {

@@ -112,6 +112,7 @@ def test_missing_model_leaves_manual_entry_working(page, no_model):
     assert "No tile model" in texts(page)
     _upload(page, "hand.jpg", table_photo())
     assert "No tile model" in texts(page)
+    page.segmented_control(key="mode__win").set_value("Manual").run()
     click(page, "pal__5p__win")
     assert page.session_state["drafts"]["win"].codes() == ["5p"]
 
