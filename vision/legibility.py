@@ -65,9 +65,32 @@ def steady_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float]
             "tile, or take it again holding the phone still (more light helps).")
 
 
+# a pixel whose channels differ by no more than this (of 255) carries no colour; a black and
+# white photo saved as RGB (or JPEG's chroma noise on one) stays under it almost everywhere
+GREY_SPREAD = 4
+
+
+def is_greyscale(rgb: np.ndarray) -> bool:
+    """No colour anywhere in the photo (measured on a grid of at most 256 x 256 pixels)."""
+    step_y, step_x = max(1, rgb.shape[0] // 256), max(1, rgb.shape[1] // 256)
+    sample = rgb[::step_y, ::step_x].astype(np.int16)
+    spread = sample.max(axis=2) - sample.min(axis=2)
+    return bool(spread.size) and float(np.percentile(spread, 99)) <= GREY_SPREAD
+
+
+def colour_hint(rgb: np.ndarray) -> str | None:
+    """The reader learnt from colour photos; a black and white one can read as another valid
+    hand (a tile's colour tells bamboo, characters and dots apart), so the player is told."""
+    if not is_greyscale(rgb):
+        return None
+    return ("Colour photos read better: this one is black and white, and the reader tells "
+            "some tiles apart by their colours. Check every tile, or take it in colour.")
+
+
 def photo_hint(rgb: np.ndarray, layout: TableLayout, scale: tuple[float, float] = (1.0, 1.0)
                ) -> str | None:
     """The hint a photo needs, if any: closer first, since a closer photo of small tiles is
     also the cure for their blur (and tiles under vision.sharpness.SHARP_SIDE are not
-    measured)."""
-    return closer_hint(layout) or steady_hint(rgb, layout, scale)
+    measured); a black and white photo is said after it."""
+    hints = [closer_hint(layout) or steady_hint(rgb, layout, scale), colour_hint(rgb)]
+    return " ".join(h for h in hints if h) or None

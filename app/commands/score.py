@@ -57,15 +57,15 @@ def _request_from_flags(args, hand_text: str) -> dict:
             "last_tile": args.last_tile, "kong": args.kong, "fourth_tile": args.fourth_tile}
 
 
-def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[str, list[str]]:
-    """Notation and bonus tiles read from a photo (detector + layout)."""
+def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[str, list[str], tuple[str, ...]]:
+    """Notation, bonus tiles and the reading's notes (a photo hint among them) from a photo."""
     from app.commands.read import read_photo  # vision is only imported when a photo is given
     layout = read_photo(path, model, refiner)
     if not layout.notation:
         from app.commands.read import tiles_read
         raise InvalidHandError(f"{path}: the tiles read make no complete hand: {tiles_read(layout)}; "
                                f"`mahjong-lens read {path}` says more")
-    return layout.notation, [t.code for t in layout.bonus]
+    return layout.notation, [t.code for t in layout.bonus], tuple(layout.notes)
 
 
 MAX_LINE = 64 * 1024          # a scoring request is a few hundred bytes; more is not one
@@ -212,7 +212,9 @@ def run(args) -> int:
         raise InvalidHandError("give the hand as --hand NOTATION, a PHOTO, or '-' for stdin")
     request = _request_from_flags(args, args.hand or "")
     if args.photo:
-        notation, bonus = _hand_from_photo(args.photo, args.model, set_refiner(args))
+        notation, bonus, notes = _hand_from_photo(args.photo, args.model, set_refiner(args))
+        for note in notes:  # on stderr: the score on stdout stays one result
+            print(_("note: {note}").format(note=note), file=sys.stderr)
         request["hand"] = notation
         request["flowers"] = ",".join(sorted(set(bonus) | set(filter(None, args.flowers.split(",")))))
     out = score_request(request, args.rules, args.preset, overrides)

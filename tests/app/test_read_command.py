@@ -81,3 +81,18 @@ def test_small_tiles_add_a_note(tmp_path, photo, capsys, span, small):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "[123m1][EEEE]456p789sNN"
     assert ("tiles are small in this photo" in out) == small
+
+
+@pytest.mark.parametrize("command", ["read", "score"])
+def test_a_black_and_white_photo_is_told_colour_reads_better(tmp_path, command, capsys):
+    model = _model(tmp_path, HAND)
+    grey = tmp_path / "grey.jpg"
+    Image.new("L", (SIZE, SIZE), 90).save(grey)
+    assert main([command, str(grey), "--model", str(model)]) == 0
+    said = capsys.readouterr()
+    assert "Colour photos read better" in said.out + said.err
+    colour = tmp_path / "colour.jpg"
+    Image.new("RGB", (SIZE, SIZE), (40, 110, 60)).save(colour)
+    assert main([command, str(colour), "--model", str(model)]) == 0
+    said = capsys.readouterr()
+    assert "Colour photos read better" not in said.out + said.err
