@@ -10,6 +10,7 @@ Counts are lists of 34 ints in the scorer's order (1m..9m, 1p..9p, 1s..9s, 1z..7
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -68,12 +69,16 @@ _TABLES: list[tuple] = []
 _NUMBERS: dict[tuple, int] = {}
 
 
+_LOCK = threading.Lock()
+
+
 def _number(table: tuple) -> int:
-    n = _NUMBERS.get(table)
-    if n is None:
-        n = _NUMBERS[table] = len(_TABLES)
-        _TABLES.append(table)
-    return n
+    with _LOCK:  # page sessions run in threads: one number per table, always
+        n = _NUMBERS.get(table)
+        if n is None:
+            n = _NUMBERS[table] = len(_TABLES)
+            _TABLES.append(table)
+        return n
 
 
 @lru_cache(maxsize=None)
