@@ -88,6 +88,10 @@ TEMPLATES: tuple[str, ...] = (
        "check every tile, or take the photo closer."),
     N_("The photo looks blurred, so some tiles may be missing or misread: check every tile, or take "
        "it again holding the phone still (more light helps)."),
+    # a win condition the tiles rule out (scoring.rules.flags)
+    N_("kong: no kong was declared, so no replacement tile"),
+    N_("kong: the winner holds a copy of the tile, so it cannot be a robbed kong"),
+    N_("fourth_tile: a copy of the winning tile is in the concealed hand"),
     # the ledger
     N_("this hand is already in the ledger"),
     N_("the ledger changed (another tab?): nothing was undone"),

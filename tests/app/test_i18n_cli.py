@@ -164,3 +164,15 @@ def test_the_scorers_reasons_are_recognised(request_, rules, template):
     from scoring.request import score_request
     reason = score_request(request_, rules, None, {})["reason"]
     assert messages.match(reason)[0] == template, reason
+
+
+@pytest.mark.parametrize("request_, rules, count", [
+    ({"hand": H, "self_drawn": True, "kong": True, "fourth_tile": True}, "hk001", 2),
+    ({"hand": H, "discarder": "S", "kong": True}, "classical", 1),
+])
+def test_the_flags_a_hand_rules_out_are_recognised(request_, rules, count):
+    from scoring.request import score_request
+    notes = score_request(request_, rules, None, {})["details"]["ignored_flags"]
+    assert len(notes) == count and all(messages.match(note) for note in notes)
+    with i18n.using("de"):
+        assert all(messages.translate(note) != note for note in notes)
