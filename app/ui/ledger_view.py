@@ -16,6 +16,8 @@ from scoring.payments import SEATS, table_points
 
 from . import state
 from .literal import literal
+from .result import hand_words
+from .situation import RULE_SHORT
 
 _LEDGERS: dict[str, Ledger] = {}
 PAST_SHOWN = 12  # past nights listed, the latest first
@@ -149,7 +151,8 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
         st.caption(_("Table points 4/2/1/0 by rank (ties share) if the night ended now."))
     if hands:
         rows = [{"#": h.number, _("Time"): i18n.format_time(dt.datetime.fromtimestamp(h.created)),
-                 _("Hand"): h.notation, _("Rules"): h.rules, _("Won"): h.winner_name or h.winner,
+                 _("Hand"): hand_words(h.notation), _("Rules"): RULE_SHORT.get(h.rules, h.rules),
+                 _("Won"): h.winner_name or h.winner,
                  **{name: h.amounts.get(name, 0) for name in totals}} for h in hands]
         st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
         last = hands[-1]

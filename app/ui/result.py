@@ -131,6 +131,29 @@ def limit_hand_name(rules: str, key: str) -> str:
     return names.get(key, key.replace("_", " ").title())
 
 
+def hand_words(notation: str) -> str:
+    """A hand as the ledger lists it: '[123m][EEE1]456p789sSS' → 'exposed 123m EEE ·
+    456p 789s S · won on S' (each suit, each honour apart), the notation itself when it does not parse."""
+    from itertools import groupby
+
+    from scoring.errors import InvalidHandError
+    from scoring.hand import parse_hand
+    from scoring.tiles import format_tiles, sorted_tiles, suit
+    try:
+        hand = parse_hand(notation)
+    except (InvalidHandError, ValueError):
+        return notation
+    parts = []
+    if hand.melds:
+        parts.append(_("exposed {sets}").format(
+            sets=" ".join(format_tiles(list(m.tiles)) for m in hand.melds)))
+    by_suit = groupby(sorted_tiles(hand.concealed), key=lambda t: t if suit(t) == "z" else suit(t))
+    parts.append(" ".join(format_tiles(list(g)) for _k, g in by_suit))
+    if hand.winning:
+        parts.append(_("won on {tile}").format(tile=format_tiles([hand.winning])))
+    return " · ".join(p for p in parts if p)
+
+
 def render_table(outcome: evaluate.Outcome, names: list[str]) -> None:
     """Classical: every player's score and the transfers among them."""
     st.markdown(_("**Every player's hand**"))
