@@ -100,3 +100,19 @@ def test_flowers_can_be_typed_in_the_notation(notation, bonus):
 def test_a_typed_flower_scores(capsys):
     code, out, _ = _run(capsys, "score", "--hand", "[123m][EEE1]456p789sSS1f", "--self-drawn")
     assert code == 0 and "Flower Tiles" in out
+
+
+@pytest.mark.parametrize("confidence, says_check", [(0.92, False), (0.31, True)])
+def test_read_asks_to_check_doubtful_tiles_only_when_there_are_some(
+        capsys, tmp_path, monkeypatch, confidence, says_check):
+    from app_fixtures import HAND, write_model
+    codes, scores = list(HAND), [0.92] * len(HAND)
+    codes[5], scores[5] = "9p", confidence  # 6p read as 9p: no complete hand either way
+    monkeypatch.setenv("MAHJONG_LENS_MODEL", str(write_model(tmp_path / "m.onnx", codes, scores)))
+    monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")
+    monkeypatch.setenv("MAHJONG_LENS_CONF", "0.25")
+    path = tmp_path / "hand.jpg"
+    path.write_bytes(table_photo())
+    code, out, _ = _run(capsys, "read", str(path))
+    assert code == 0 and out.startswith("no complete hand")
+    assert ("marked doubtful" in out) == says_check
