@@ -64,7 +64,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
+from vision.runtime import REPO_ROOT
+
 SHEET_SEED = 1
 DEV_SEED = 9101
 SCENE_SEED = 2718
@@ -369,8 +370,8 @@ def main(argv=None) -> int:
     parser.add_argument("--design", default="kmj_traditional")
     parser.add_argument("--scenes", type=int, default=20)
     parser.add_argument("--hands", type=int, default=16)
-    parser.add_argument("--camerash", type=Path, default=REPO.parent / "shared" / "data" / "camerash")
-    parser.add_argument("--cache", type=Path, default=REPO / "cache" / "tileset_eval")
+    parser.add_argument("--camerash", type=Path, default=REPO_ROOT.parent / "shared" / "data" / "camerash")
+    parser.add_argument("--cache", type=Path, default=REPO_ROOT / "cache" / "tileset_eval")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--view-sides", default=None,
                         help="sizes an example is also kept at, e.g. 36,24 or none "

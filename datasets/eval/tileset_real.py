@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-BOXES = Path(__file__).resolve().parents[1] / "real" / "camerash_boxes.json"
+from datasets.real.camerash_boxes import BOXES_JSON as BOXES
 
 
 def taught_from(photos: dict, names: list[str], camerash: Path, refiner, probe):

@@ -25,9 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.runtime import DEFAULT_CLASSIFIER_PATH
+
 MAX_MODEL_BYTES = 30 * 1024 * 1024
 OUTPUT = "features"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "tile_classifier.onnx"
 
 
 def pooled_outputs(graph) -> list[str]:
@@ -93,7 +94,7 @@ def main(argv=None) -> int:
     import onnx
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    parser.add_argument("--model", type=Path, default=DEFAULT_CLASSIFIER_PATH)
     args = parser.parse_args(argv)
     before = args.model.read_bytes()
     model, dims = add_features(onnx.load_from_string(before))
