@@ -45,6 +45,10 @@ DEFAULT_MAX_BYTES = 200 * 1024 * 1024  # ten times a 48 MP phone JPEG; more is n
 # a whole factor right after decoding (PNG, WebP, TIFF, ...), before any copy or conversion,
 # so a 262 KB one-colour 63 MP PNG costs one decode buffer, not gigabytes of copies.
 MAX_DECODED_PIXELS = 16_000_000
+# Formats decoded only whole and at several bytes a pixel (libwebp through Pillow: about 16
+# bytes a pixel at its peak) get a lower pixel limit; phones do not write photos this large
+# in them.
+FORMAT_MAX_PIXELS = {"WEBP": 24_000_000}
 ALPHA_BACKGROUND = (255, 255, 255)  # transparent art (tile renders) lies on white.
 
 
@@ -141,9 +145,11 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
     width, height = image.size
     if width <= 0 or height <= 0:
         raise ImageError(f"{name}: image has no pixels ({width}x{height})")
-    if width * height > max_pixels:
+    limit = min(max_pixels, FORMAT_MAX_PIXELS.get(image.format, max_pixels))
+    if width * height > limit:
+        kind = f" for {image.format}" if limit < max_pixels else ""
         raise ImageError(f"{name}: image is {width}x{height} = {width * height / 1e6:.0f} "
-                         f"megapixels, over the {max_pixels / 1e6:.0f} megapixel limit")
+                         f"megapixels, over the {limit / 1e6:.0f} megapixel limit{kind}")
     return image
 
 

@@ -149,3 +149,16 @@ def test_the_page_reads_at_most_two_photos_at_once():
         player.join(timeout=10)
     assert len(answers) == 6 and all(a.startswith("Could not use this photo") for a in answers)
     assert state["most"] == recognise.MAX_READS_AT_ONCE
+
+
+def test_a_webp_over_its_own_pixel_limit_is_refused_from_its_header(tmp_path, monkeypatch):
+    from vision import image
+    assert image.FORMAT_MAX_PIXELS["WEBP"] < image.DEFAULT_MAX_PIXELS
+    monkeypatch.setitem(image.FORMAT_MAX_PIXELS, "WEBP", 30_000)  # a small one stands in
+    path = tmp_path / "big.webp"
+    Image.new("RGB", (200, 200), (30, 120, 60)).save(path, lossless=True)
+    with pytest.raises(ImageError, match="megapixel limit for WEBP"):
+        load_photo(path)
+    png = tmp_path / "big.png"
+    Image.new("RGB", (200, 200), (30, 120, 60)).save(png)
+    assert load_photo(png).width == 200  # other formats keep the general limit
