@@ -168,7 +168,7 @@ def _next_to_ask(state: State) -> int | None:
     return None
 
 
-# The last state asked about and its moves, as one tuple so that threads (page sessions)
+# The last state asked about and its moves, as one tuple so that threads (one per open page)
 # never see one state paired with another's moves; a player and `apply` ask in turn.
 _last: tuple = (None, ())
 

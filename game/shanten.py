@@ -73,7 +73,7 @@ _LOCK = threading.Lock()
 
 
 def _number(table: tuple) -> int:
-    with _LOCK:  # page sessions run in threads: one number per table, always
+    with _LOCK:  # each open page runs in its own thread: one number per table, always
         n = _NUMBERS.get(table)
         if n is None:
             n = _NUMBERS[table] = len(_TABLES)

@@ -59,7 +59,7 @@ div[class*="st-key-phand"] { gap: 4px; }
     f'{{ background-image: url("app/static/{c}.png"); }}' for c in TILES)}
 
 
-# --- the game in the session --------------------------------------------------------------
+# --- the game kept between reruns of the page -------------------------------------------
 
 def _game() -> dict:
     if KEY not in st.session_state:
