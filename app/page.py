@@ -51,8 +51,10 @@ def _names(ledger, night) -> list[str]:
     """The players' names as the page shows them: in labels, options and Markdown, where a
     typed name must read as itself (escaped), never as markup."""
     if isinstance(ledger, str) or night is None:
-        return [literal(n) for n in st.session_state.get("names") or ("East", "South", "West", "North")]
-    return [literal(n) for n in ledger.names(night)]
+        stored = st.session_state.get("names") or ("East", "South", "West", "North")
+    else:
+        stored = ledger.names(night)
+    return [literal(language.player_name(n)) for n in stored]
 
 
 def _whose_hand(names: list[str], winner: int) -> str:

@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app import i18n
-from app.ledger import Ledger, LedgerError
+from app.ledger import DEFAULT_NAMES, Ledger, LedgerError
 
 STATE_KEY = "lang"
 MENU_KEY = "language_menu"
@@ -87,3 +87,9 @@ def said(options, label) -> object:
     session's language is not known."""
     words = {option: label(option) for option in options}
     return lambda option: words.get(option, str(option))
+
+
+def player_name(name: str) -> str:
+    """A player's name as the page shows it: a seat's default name ('East') in the page's
+    language, a name the players typed as typed."""
+    return i18n._(name) if name in DEFAULT_NAMES else name

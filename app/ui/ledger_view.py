@@ -15,6 +15,7 @@ from app.ledger import Ledger, LedgerError
 from scoring.payments import SEATS, table_points
 
 from . import state
+from .language import player_name
 from .literal import literal
 from .result import hand_words
 from .situation import RULE_SHORT
@@ -122,7 +123,8 @@ def render_names(ledger: Ledger, night: int) -> None:
     for row in ((0, 1), (2, 3)):
         for col, i in zip(st.columns(2), row):
             with col:
-                st.text_input(_("{seat} seat").format(seat=SEATS[i]), value=names[i], key=keys[i], max_chars=24,
+                st.text_input(_("{seat} seat").format(seat=SEATS[i]), value=player_name(names[i]), key=keys[i],
+                              max_chars=24,
                               on_change=on_names, args=(ledger, night, keys))
     st.button(_("Winds move on (South becomes East)"), key="rotate", icon=":material/autorenew:",
               on_click=on_rotate, args=(ledger, night))
@@ -144,7 +146,7 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     lines = [f"| {_('Player')} | {_('Total')} |" + (f" {_('Table points')} |" if show_points else ""),
              "|---|---:|" + ("---:|" if show_points else "")]
     for name, total in totals.items():
-        lines.append(f"| {literal(name)} | **{_fmt(total)}** |" +
+        lines.append(f"| {literal(player_name(name))} | **{_fmt(total)}** |" +
                      (f" {i18n.format_number(points[name])} |" if show_points else ""))
     st.markdown("\n".join(lines))
     if show_points:
@@ -153,7 +155,7 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
         rows = [{"#": h.number, _("Time"): i18n.format_time(dt.datetime.fromtimestamp(h.created)),
                  _("Hand"): hand_words(h.notation), _("Rules"): RULE_SHORT.get(h.rules, h.rules),
                  _("Won"): h.winner_name or h.winner,
-                 **{name: h.amounts.get(name, 0) for name in totals}} for h in hands]
+                 **{player_name(name): h.amounts.get(name, 0) for name in totals}} for h in hands]
         st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
         last = hands[-1]
         with st.container(horizontal=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app import evaluate, tiles_art
-from app.i18n import N_, _, format_amount, format_number, ngettext
+from app.i18n import N_, _, current, format_amount, format_number, ngettext
 from app.i18n.fans import FAMILIES, fan_label, fan_name
 from app.i18n.messages import translate
 
@@ -66,9 +66,10 @@ def render_payments(payments, names: list[str]) -> None:
 
 
 def sentence(text: str) -> str:
-    """A message as a sentence: capital first letter, one full stop."""
-    text = " ".join(str(text).split()).rstrip(".")
-    return (text[:1].upper() + text[1:] + ".") if text else ""
+    """A message as a sentence: capital first letter, one full stop (。 in Chinese)."""
+    text = " ".join(str(text).split()).rstrip(".。")
+    stop = "。" if current() == "zh" else "."
+    return (text[:1].upper() + text[1:] + stop) if text else ""
 
 
 def render_tally(outcome: evaluate.Outcome, entry, rules: str) -> None:
