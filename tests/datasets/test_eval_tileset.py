@@ -21,3 +21,41 @@ def row(weight, mean_f1, mean_bonus, qualifies=True):
 def test_the_rule_picks_the_best_blend_that_is_never_worse(rows, weight):
     chosen = choose(rows)
     assert (chosen and chosen["weight"]) == weight
+
+
+def test_a_hand_needs_a_fix_per_misread_missed_or_stray_tile():
+    import numpy as np
+
+    from datasets.eval.tileset_night import hand_fixes
+    from vision.types import Detections
+
+    tile = lambda code, x, group="concealed": {  # noqa: E731
+        "label": code, "group": group, "box": [x, 0.0, x + 10.0, 14.0]}
+    truth = {"tiles": [tile("1m", 0), tile("2m", 12), tile("3m", 24), tile("4m", 36),
+                       tile("9p", 100, "distractor")]}
+    scene = type("Scene", (), {"truth": truth})
+    names = ("1m", "2m", "3m", "4m", "9p")
+    found = Detections(np.array([[0, 0, 10, 14], [12, 0, 22, 14], [24, 0, 34, 14],
+                                 [48, 0, 58, 14], [100, 0, 110, 14]], np.float32),
+                       np.array([0, 2, 2, 0, 1]), np.full(5, 0.9, np.float32), names,
+                       tile_score=np.full(5, 0.9, np.float32))
+    fixes, misread, taught = hand_fixes(scene, found, 0.5)
+    # 2m read as 3m (misread), 4m not found, a box at x=48 on no tile; the distractor's
+    # misreading does not count
+    assert (fixes, misread) == (3, 1)
+    assert taught == [(0, "1m"), (1, "2m"), (2, "3m")]
+
+
+def test_a_sheet_photo_lays_every_face_of_the_design_in_rows():
+    from datasets.art.atlas import list_designs
+
+    if "proc_s000" not in list_designs():
+        pytest.skip("the art cache is not built (datasets/art/install_art.sh)")
+    from datasets.eval.sheet_photo import make_sheet
+
+    img, truth = make_sheet(1, "proc_s000", long_side=640)
+    assert len(truth["codes"]) == len(truth["boxes"]) == 42
+    boxes = truth["boxes"]
+    assert all(0 <= b[0] < b[2] <= img.shape[1] and 0 <= b[1] < b[3] <= img.shape[0]
+               for b in boxes)
+    assert boxes[0][1] < boxes[9][1] < boxes[18][1] < boxes[27][1] < boxes[34][1]
