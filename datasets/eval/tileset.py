@@ -35,6 +35,11 @@ design its per-tile F1 is at least the untaught F1 (never worse). Among the qual
 ones, the highest mean F1 over the designs wins; within 0.002, the higher mean
 flowers-and-seasons F1, then the smaller weight. If none qualifies, weight 0 ships (a set
 changes nothing) and the card says so. The held-out designs only report, once.
+The sizes each example is also kept at (vision.tileset.reader.VIEW_SIDES) came after the
+first run of the `choose` rule, with the photo's size only (`--view-sides none`: chosen 0.8 / 0.05 /
+0.75, mean F1 0.8111). Written before running them: they stay only if the rule's choice
+with them has a mean F1 above 0.8111 by more than TIE.
+
 `partial` -- THE RULE for sets taught in part, written before any of its figures was seen
 (a set learnt from a few corrected hands, or from a few photos, holds some classes only;
 the tile of an untaught class may look much like a taught one of the same set, e.g. two
@@ -46,10 +51,6 @@ TRAINING photos of the sets with several photos, each read with a set taught fro
 set's other photos. A blend qualifies when that Camerash F1 is at least the untaught F1;
 among those, the fewest fixes in hands 5-16 of the two nights together wins; a tie goes to
 the larger near_copy (the one that moves fewer tiles).
-The sizes each example is also kept at (vision.tileset.reader.VIEW_SIDES) came after the
-first run of this rule, with the photo's size only (`--view-sides none`: chosen 0.8 / 0.05 /
-0.75, mean F1 0.8111). Written before running them: they stay only if the rule's choice
-with them has a mean F1 above 0.8111 by more than TIE.
 """
 from __future__ import annotations
 
