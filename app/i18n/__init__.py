@@ -161,6 +161,19 @@ def format_number(value: float, lang: str | None = None) -> str:
     return format_decimal(round(float(value), 2) + 0.0, format="#,##0.##", locale=babel_locale(lang))
 
 
+def format_fixed(value: float, places: int = 2, lang: str | None = None) -> str:
+    """A number with exactly `places` decimals (an average: 3.00, 3,00)."""
+    from babel.numbers import format_decimal
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    return format_decimal(float(value), format=pattern, locale=babel_locale(lang))
+
+
+def format_percent(share: float, lang: str | None = None) -> str:
+    """A share as a percentage with one decimal (87.5%, 87,5%)."""
+    from babel.numbers import format_percent as babel_percent
+    return babel_percent(float(share), format="#,##0.0%", locale=babel_locale(lang))
+
+
 def format_amount(value: float, lang: str | None = None) -> str:
     """A payment or total with its sign always shown (+12, −3,5); a true minus sign."""
     text = format_number(abs(value), lang)
