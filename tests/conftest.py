@@ -10,3 +10,12 @@ def detector_alone(monkeypatch):
     refiner or a stack reader."""
     monkeypatch.setenv("MAHJONG_LENS_CLASSIFIER", "none")
     monkeypatch.setenv("MAHJONG_LENS_STACKING", "none")
+
+
+@pytest.fixture(autouse=True)
+def english_shell(monkeypatch):
+    """The command line and the page speak the shell's language ($LANGUAGE, $LC_ALL, $LANG);
+    tests that read their English words run in an English shell wherever they are run."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "MAHJONG_LENS_LANG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
