@@ -382,8 +382,9 @@ class Ledger:
         def add(conn):
             if conn.execute("SELECT 1 FROM hands WHERE token=?", (token,)).fetchone():
                 raise LedgerError("this hand is already in the ledger")
-            tonight = conn.execute("SELECT value FROM meta WHERE key='tonight'").fetchone()
-            if tonight is not None and int(tonight[0]) != night:
+            tonight = conn.execute("SELECT value FROM meta WHERE key='tonight'").fetchone() \
+                or conn.execute("SELECT MAX(id) FROM nights").fetchone()
+            if tonight[0] is not None and int(tonight[0]) != night:
                 raise LedgerError("tonight changed in another tab (a new night, or a past one "
                                   "reopened): this hand was not added; add it again to put it in tonight")
             seats = {s: (n, p) for s, n, p in conn.execute(

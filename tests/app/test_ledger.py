@@ -388,3 +388,11 @@ def test_messages_do_not_show_where_the_ledger_lives(tmp_path):
 def test_a_text_cell_never_starts_a_formula(text, written):
     from app.ledger import _cell
     assert _cell(text) == written
+
+
+def test_an_upgraded_file_refuses_a_hand_for_a_night_before_the_last(tmp_path):
+    ledger = Ledger(_version_1_folder(tmp_path))        # no 'tonight' yet: the last night is
+    with pytest.raises(LedgerError, match="tonight changed"):
+        ledger.add_hand(1, WIN, "late")
+    ledger.add_hand(2, WIN, "now")
+    assert len(ledger.hands(2)) == 2
