@@ -7,7 +7,7 @@ import streamlit as st
 
 from app import evaluate, tiles_art
 from app.i18n import N_, _, current, format_amount, format_number, ngettext
-from app.i18n.fans import FAMILIES, fan_label, fan_name
+from app.i18n.fans import FAMILIES, fan_definition, fan_label, fan_name
 from app.i18n.messages import translate
 
 # what a hand's value is counted in; Hong Kong counts fan
@@ -50,7 +50,8 @@ def render_fans(result, rules: str) -> None:
         count = f" × {fan.count}" if fan.count > 1 else ""
         kind = " " + ngettext("(double)", "(doubles)", fan.value) if fan.kind == "doubles" else ""
         with st.container(horizontal=True, vertical_alignment="center", key=f"fan__{i}"):
-            st.markdown(f"**{format_number(fan.value)}** · {fan_label(rules, fan.name, fan.name_zh)}{count}{kind}")
+            st.markdown(f"**{format_number(fan.value)}** · {fan_label(rules, fan.name, fan.name_zh)}{count}{kind}",
+                        help=fan_definition(rules, fan.name) or None)  # what the fan is, one line
             tiles = evaluate.sets_tiles(fan.sets)
             if tiles:
                 st.image(tiles_art.strip_png(tiles, height=30))

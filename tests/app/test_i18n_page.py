@@ -44,6 +44,15 @@ def test_the_page_scores_a_hand_in_each_language(data_dir, lang):
     assert fan in said and heading in said and valid in said
     if lang != "en":
         assert "Mixed Straight" not in said and "a valid hand" not in said
+    helps = [m.help for m in at.markdown if fan in m.value]
+    assert helps == [DEFINITION[lang]]  # the fan's one-line definition, by its name
+
+
+DEFINITION = {"en": "123, 456 and 789, each in a different suit.",
+              "pl": "123, 456 i 789, każde w innej rodzinie.",
+              "uk": "123, 456 і 789, кожне в іншій масті.",
+              "de": "123, 456 und 789, jede in einer anderen Farbe.",
+              "zh": "三种花色分别组成123、456、789。"}
 
 
 def test_an_unsupported_browser_language_gets_english_or_the_servers(data_dir, monkeypatch):
