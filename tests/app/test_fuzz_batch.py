@@ -16,6 +16,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from scoring.rules import RuleSet
 
 LINES = int(os.environ.get("MAHJONG_LENS_FUZZ_LINES", "6000"))
@@ -123,6 +125,7 @@ def _run(lines: list[bytes]) -> tuple[list[tuple[float, bytes]], int, bytes]:
     return got, code, proc.stderr.read()
 
 
+@pytest.mark.slow
 def test_every_fuzzed_line_gets_one_valid_answer_in_time():
     cases = _cases(LINES, SEED)
     answers, code, err = _run([line for line, _ in cases])
