@@ -11,11 +11,11 @@
 `synthetic`: for every design, ONE generated sheet photo (datasets/eval/sheet_photo.py: its
 own camera, light and table, never a test scene) is taught through the real teaching path
 (vision.tileset.read_sheet: tile finder, row matching, features), then the design's
-scenes (datasets.synth.generate --designs DESIGN, seed SCENE_SEED) are read without and with the set:
-per-tile F1 at the operating confidence, mAP50 and the flowers-and-seasons mean class F1
-(datasets.eval.metrics), and end to end (photo -> hand, datasets.eval.layout.compare) the
-share of readable scenes whose hand is exactly right (`exact`) and right for a scorer
-(`hand`). A design whose sheet is refused is read untaught both ways and listed.
+scenes (datasets.synth.generate --designs DESIGN, seed SCENE_SEED) are read without and
+with the set: per-tile F1 at the operating confidence, mAP50 and the flowers-and-seasons
+mean class F1 (datasets.eval.metrics), and end to end (photo -> hand,
+datasets.eval.layout.compare) the share of readable scenes whose hand is exactly right
+(`exact`) and right for a scorer (`hand`). A design whose sheet is refused is read untaught both ways and listed.
 
 `night`: 16 hands in a row with one design and no sheet; after each hand the truth is fed
 back as the player's corrections (every found hand tile with its true code,
@@ -371,7 +371,8 @@ def main(argv=None) -> int:
     parser.add_argument("--design", default="kmj_traditional")
     parser.add_argument("--scenes", type=int, default=20)
     parser.add_argument("--hands", type=int, default=16)
-    parser.add_argument("--camerash", type=Path, default=REPO_ROOT.parent / "shared" / "data" / "camerash")
+    parser.add_argument("--camerash", type=Path,
+                        default=REPO_ROOT.parent / "shared" / "data" / "camerash")
     parser.add_argument("--cache", type=Path, default=REPO_ROOT / "cache" / "tileset_eval")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--view-sides", default=None,

@@ -29,7 +29,8 @@ def hand_fixes(scene, found, conf: float) -> tuple[int, int, list[tuple[int, str
     labelled = [t for t in scene.truth["tiles"] if t.get("label")]
     shown = np.flatnonzero(found.tile_score >= conf)
     xy = found.xyxy[shown]
-    iou = box_iou(np.array([t["box"] for t in labelled]), xy) if len(xy) else np.zeros((len(labelled), 0))
+    iou = (box_iou(np.array([t["box"] for t in labelled]), xy) if len(xy)
+           else np.zeros((len(labelled), 0)))
     fixes = misread = 0
     used, taught = set(), []
     for k, t in enumerate(labelled):
@@ -85,8 +86,9 @@ def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None
         taught = [(j, code) for j, code in taught if code in TILES]
         if taught:
             boxes = scene.found.xyxy[[j for j, _ in taught]]
-            _, feats, turned = base.features(scene.rgb, boxes)
-            tileset = tileset.add([c for _, c in taught], feats, turned, f"hand:{i + 1}")
+            seen = base.features(scene.rgb, boxes)
+            tileset = tileset.add([c for _, c in taught], seen.features, seen.turned,
+                                  f"hand:{i + 1}")
         rows.append(row)
         print(row, flush=True)
     later = [r for r in rows if r["hand"] >= 5]

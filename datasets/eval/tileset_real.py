@@ -30,9 +30,9 @@ def taught_from(photos: dict, names: list[str], camerash: Path, refiner, probe):
         photo = load_photo(camerash / "raw-images" / name, min_side=refiner.decode_min_side)
         sx, sy = photo.scale
         boxes = np.array([t["box"] for t in tiles], np.float32) / [sx, sy, sx, sy]
-        _, feats, turned = refiner.features(photo.rgb, boxes)
-        tileset = tileset.add([t["code"] for t in tiles], feats, turned, f"photo:{name}",
-                              when=float(when))
+        seen = refiner.features(photo.rgb, boxes)
+        tileset = tileset.add([t["code"] for t in tiles], seen.features, seen.turned,
+                              f"photo:{name}", when=float(when))
     return tileset
 
 
@@ -46,7 +46,8 @@ def figures(samples, results, names) -> dict:
             "f1": round(f1(counts.tp, counts.fp, counts.fn)[2], 4),
             "mAP50": round(mean_average_precision(samples, results, len(names))["mAP50"], 4),
             **group_f1(per_class),
-            "confusions": [[names[t], names[r], n] for (t, r), n in counts.confusions.most_common()]}
+            "confusions": [[names[t], names[r], n]
+                           for (t, r), n in counts.confusions.most_common()]}
 
 
 def run_camerash(camerash: Path) -> dict:

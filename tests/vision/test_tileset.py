@@ -241,8 +241,9 @@ def test_a_taught_set_reads_the_tiles_it_misread_before(reader_refiner):
     from vision.tileset.reader import TaughtClassifier
 
     sheet_rgb, sheet_boxes, sheet_codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)
-    _, feats, turned = reader_refiner.features(sheet_rgb, sheet_boxes)
-    tileset = TileSet("static", reader_refiner.probe()).add(sheet_codes, feats, turned, "sheet")
+    seen = reader_refiner.features(sheet_rgb, sheet_boxes)
+    tileset = TileSet("static", reader_refiner.probe()).add(sheet_codes, seen.features,
+                                                            seen.turned, "sheet")
     # a hand of the same set, another size, another table, other noise
     hand = ("1s23s", "1f5f", "456p", "EEE")
     rgb, boxes, codes = lay_out(hand, scale=0.95, table=(40, 110, 60), seed=5)
@@ -257,7 +258,7 @@ def test_features_come_with_the_probabilities_of_the_same_call(reader_refiner):
     from vision.tileset.reader import TaughtClassifier
 
     rgb, boxes, codes = lay_out(("123m",), seed=1)
-    _, feats, _ = reader_refiner.features(rgb, boxes)
+    feats = reader_refiner.features(rgb, boxes).features
     refiner = TaughtClassifier(reader_refiner.base, small_set_of(reader_refiner, codes, feats))
     _, captured = refiner.evidence(rgb, finder_boxes(boxes))
     np.testing.assert_allclose(captured, feats[:, 0], atol=1e-5)

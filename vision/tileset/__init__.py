@@ -65,7 +65,8 @@ from vision.tileset.store import (
 )
 
 __all__ = [
-    "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "SetSummary", "Sheet", "SheetTile", "TaughtClassifier",
+    "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "SetSummary", "Sheet", "SheetTile",
+    "TaughtClassifier",
     "TileSet", "TileSetError", "check_name", "delete_set", "forget_hand", "hand_source",
     "learn_hand", "list_sets", "load_set", "read_sheet", "reader_for", "refiner_for",
     "save_sheet", "save_set", "taught_refiner",

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.recognition.refine import turn_over
 from vision.tileset.reader import TaughtClassifier, taught_refiner
 from vision.tileset.sheet import match_photo, parse_codes
 from vision.tileset.store import TileSet, TileSetError, load_set, remove_source, save_set
@@ -94,12 +93,11 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) 
     tiles, feats, turned = [], [], []
     for k, ((photo, _, _), match) in enumerate(zip(found, matches)):
         boxes = match.boxes
-        probs, f, t = reader.refiner.features(photo.rgb, boxes)
+        seen = reader.refiner.features(photo.rgb, boxes)
+        probs, f, t = seen.probs, seen.features, seen.turned
         mine = codes[len(tiles):len(tiles) + len(boxes)]
-        upside = reader.refiner.mean_probabilities([turn_over(reader.refiner.crops(photo.rgb,
-                                                                                   boxes))])
-        if shot_from_across(probs, upside, mine, reader.refiner.names):
-            boxes, probs, f, t = boxes[::-1], upside[::-1], t[::-1], f[::-1]
+        if shot_from_across(probs, seen.turned_probs, mine, reader.refiner.names):
+            boxes, probs, f, t = boxes[::-1], seen.turned_probs[::-1], t[::-1], f[::-1]
         sx, sy = photo.scale
         for box, p in zip(boxes, probs):
             full = (box * np.array([sx, sy, sx, sy])).round(1)
@@ -136,7 +134,8 @@ def _match_all(found, codes, rows_wanted, conf):
         if rows_wanted is not None:
             n_rows = len(match_photo(boxes, scores, int((scores >= conf).sum()), conf).rows) \
                 if (scores >= conf).any() else 0
-            mine = rows_wanted[row_at:row_at + n_rows] if k < len(found) - 1 else rows_wanted[row_at:]
+            last = k == len(found) - 1
+            mine = rows_wanted[row_at:] if last else rows_wanted[row_at:row_at + n_rows]
             row_at += len(mine)
             want = sum(mine)
         else:
@@ -186,9 +185,9 @@ def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
     if not keep.any():
         return 0
     refiner = refiner or taught_refiner()
-    _, feats, turned = refiner.features(rgb, boxes[keep])
+    seen = refiner.features(rgb, boxes[keep])
     tileset = open_or_new(name, refiner.probe(), data)
-    tileset = tileset.add([c for c, k in zip(codes, keep) if k], feats, turned,
+    tileset = tileset.add([c for c, k in zip(codes, keep) if k], seen.features, seen.turned,
                           hand_source(hand_id))
     save_set(tileset, data)
     return int(keep.sum())

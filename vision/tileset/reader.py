@@ -8,15 +8,16 @@ each taken as cut and turned 180°. The similarities of the taught classes and a
 level THRESHOLD (a tile like no example) go through a softmax at TEMPERATURE: `q`. The
 reading becomes
 
-    p'_T = M (1 - WEIGHT) p_T/M + M WEIGHT (q_taught + q_neutral p_T/M)
+    p'_T = M ((1 - WEIGHT) p_T/M + WEIGHT (q_taught + q_neutral p_T/M))
 
 over the taught classes T, whose total M the reader's probabilities keep: a tile close to a
 taught example moves towards it, a tile like none keeps the reader's own probabilities, and
 a class with no example is read as before (a set's example of one flower never pulls the
-tile of another, untaught, flower of the same look away from what the reader reads). After that, reading goes
-on as without a set: flowers and seasons re-read from shifted boxes and weighed by their
-printed glyphs, and the photo's tiles read together as one set (no fifth copy, one of each
-bonus tile: vision/recognition/copies.py).
+tile of another, untaught, flower of the same look away from what the reader reads; only
+a tile at `near_copy` or closer to an example could, and the shipped blend lets none).
+After that, reading goes on as without a set: flowers and seasons re-read from shifted
+boxes and weighed by their printed glyphs, and the photo's tiles read together as one set
+(no fifth copy, one of each bonus tile: vision/recognition/copies.py).
 
 The three numbers (`Blend`) and the sizes an example is kept at (VIEW_SIDES) were chosen on
 development designs only, by the rule written in datasets/eval/tileset.py before any figure
@@ -121,6 +122,16 @@ def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
     return np.where(near, anywhere, kept).astype(probs.dtype)
 
 
+@dataclass(frozen=True)
+class TileViews:
+    """What the reader sees of some tiles: the probabilities of each crop as cut and turned
+    180° (N, C), and the features stored in a set, as cut and turned (N, sizes, D)."""
+    probs: np.ndarray
+    turned_probs: np.ndarray
+    features: np.ndarray
+    turned: np.ndarray
+
+
 class TaughtClassifier(CropClassifier):
     """A crop reader that reads with a set: exactly `base` (its session, views, glyph reader,
     copies constraint) plus the blend. The features of the crops as cut come from the same
@@ -176,22 +187,22 @@ class TaughtClassifier(CropClassifier):
         """The reader's features of `probe_image`: what a set records as its model."""
         return self.session.run([FEATURES], {self.input_name: probe_image(self.size)})[0][0]
 
-    def features(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                     np.ndarray]:
-        """(probabilities as cut (N, C), features as cut (N, K, D), features turned (N, K, D))
-        of the tiles in `boxes` (in `rgb`'s pixels), at the photo's size and shrunk to each
-        of VIEW_SIDES (a set is taught close up and read from farther): what a set stores."""
+    def features(self, rgb: np.ndarray, boxes: np.ndarray) -> "TileViews":
+        """The tiles in `boxes` (in `rgb`'s pixels) as a set stores them, at the photo's size
+        and shrunk to each of VIEW_SIDES (a set is taught close up and read from farther),
+        as cut and turned 180°: one ONNX call."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         n, sizes = len(boxes), 1 + len(VIEW_SIDES)
         if not n:
+            none = np.zeros((0, len(self.names)), np.float32)
             empty = np.zeros((0, sizes, 0), np.float32)
-            return np.zeros((0, len(self.names)), np.float32), empty, empty
+            return TileViews(none, none, empty, empty)
         cuts = [self.crops(rgb, boxes)] + [self.shrunk_crops(rgb, boxes, side)
                                            for side in VIEW_SIDES]
         batch = np.concatenate(cuts + [turn_over(c) for c in cuts])
         probs, feats = self.session.run([PROBABILITIES, FEATURES], {self.input_name: batch})
         feats = feats.reshape(2, sizes, n, -1).transpose(0, 2, 1, 3)
-        return probs[:n], feats[0], feats[1]
+        return TileViews(probs[:n], probs[sizes * n:(sizes + 1) * n], feats[0], feats[1])
 
     def shrunk_crops(self, rgb: np.ndarray, boxes: np.ndarray, side: int) -> np.ndarray:
         """Crops of the tiles as a photo `side` pixels across their short side shows them
