@@ -18,6 +18,7 @@ import time
 import streamlit as st
 
 from app import evaluate
+from app.i18n import N_, _, ngettext, pgettext
 from app.ui import result
 from game.engine import apply, legal_moves, new_game, to_move
 from game.players import choose
@@ -28,7 +29,7 @@ from scoring.tiles import BACK, NAMES, TILES
 
 log = logging.getLogger("mahjong_lens.practice")
 KEY = "practice"
-WIND_NAMES = ("East", "South", "West", "North")
+WIND_NAMES = (N_("East"), N_("South"), N_("West"), N_("North"))  # shown through `_`
 RECENT = 8             # log lines shown
 MAX_SEED = 999_999
 
@@ -105,17 +106,24 @@ def on_new(seed: int | None) -> None:
 
 # --- words and pictures -------------------------------------------------------------------
 
+def wind(seat: int) -> str:
+    return _(WIND_NAMES[seat])
+
+
 def name(seat: int, human: int) -> str:
-    return f"You ({WIND_NAMES[seat]})" if seat == human else f"{WIND_NAMES[seat]} (computer)"
+    if seat == human:
+        return _("You ({wind})").format(wind=wind(seat))
+    return _("{wind} (computer)").format(wind=wind(seat))
 
 
 def tile_name(c: str) -> str:
-    return NAMES.get(c, (c, ""))[0]
+    return pgettext("tile", NAMES[c][0]) if c in NAMES else c
 
 
 def _img(c: str, small: bool = False) -> str:
     cls = ' class="pt-small"' if small else ""
-    return f'<img src="app/static/{c}.png" alt="{c}" title="{tile_name(c) if c != BACK else "hidden"}"{cls}>'
+    title = tile_name(c) if c != BACK else _("hidden")
+    return f'<img src="app/static/{c}.png" alt="{c}" title="{title}"{cls}>'
 
 
 def _row(groups, small: bool = False) -> str:
@@ -141,40 +149,46 @@ def _set_faces(m) -> tuple[str, ...]:
     return faces
 
 
+# what a move says in the log: the player's own moves, then another player's ({who}); a
+# drawn tile of another player is not shown
+YOUR_MOVES = {
+    Action.DISCARD: N_("You discard {tile}"), Action.WIN: N_("You win on {tile}"),
+    Action.CHOW: N_("You chow {tile}"), Action.PUNG: N_("You pung {tile}"), Action.KONG: N_("You kong {tile}"),
+    Action.CONCEALED_KONG: N_("You declare a concealed kong of {tile}"),
+    Action.PROMOTED_KONG: N_("You promote a pung of {tile} to a kong"), Action.PASS: N_("You pass"),
+    Action.DRAW: N_("You draw {tile}"), Action.BONUS: N_("You lay aside {tile}"),
+    Action.REPLACEMENT: N_("You draw a replacement ({tile})"), Action.DEAL: N_("You are dealt"),
+}
+THEIR_MOVES = {
+    Action.DISCARD: N_("{who} discards {tile}"), Action.WIN: N_("{who} wins on {tile}"),
+    Action.CHOW: N_("{who} chows {tile}"), Action.PUNG: N_("{who} pungs {tile}"),
+    Action.KONG: N_("{who} kongs {tile}"), Action.CONCEALED_KONG: N_("{who} declares a concealed kong of {tile}"),
+    Action.PROMOTED_KONG: N_("{who} promotes a pung of {tile} to a kong"), Action.PASS: N_("{who} passes"),
+    Action.DRAW: N_("{who} draws"), Action.BONUS: N_("{who} lays aside {tile}"),
+    Action.REPLACEMENT: N_("{who} draws a replacement"), Action.DEAL: N_("{who} is dealt"),
+}
+
+
 def describe(move: Move, human: int) -> str:
-    who = "You" if move.seat == human else WIND_NAMES[move.seat]
     tile = tile_name(code(move.tile)) if move.tile is not None else ""
-    hidden = move.seat != human and move.action in (Action.DRAW, Action.REPLACEMENT)
-    words = {
-        Action.DISCARD: f"discard{'s' if who != 'You' else ''} {tile}",
-        Action.WIN: f"win{'s' if who != 'You' else ''} on {tile}",
-        Action.CHOW: f"chow {tile}", Action.PUNG: f"pung {tile}", Action.KONG: f"kong {tile}",
-        Action.CONCEALED_KONG: f"declare{'s' if who != 'You' else ''} a concealed kong of {tile}",
-        Action.PROMOTED_KONG: f"promote{'s' if who != 'You' else ''} a pung of {tile} to a kong",
-        Action.PASS: "pass",
-        Action.DRAW: "draw" + ("" if hidden else f" {tile}"),
-        Action.BONUS: f"lay{'s' if who != 'You' else ''} aside {tile}",
-        Action.REPLACEMENT: "draw a replacement" + ("" if hidden else f" ({tile})"),
-        Action.DEAL: "are dealt" if who == "You" else "is dealt",
-    }[move.action]
-    if who != "You" and move.action in (Action.DRAW, Action.REPLACEMENT, Action.PASS):
-        words = words.replace("draw", "draws", 1).replace("pass", "passes", 1)
-    return f"{who} {words}"
+    if move.seat == human:
+        return _(YOUR_MOVES[move.action]).format(tile=tile)
+    return _(THEIR_MOVES[move.action]).format(who=wind(move.seat), tile=tile)
 
 
 def move_label(move: Move, own_turn: bool) -> str:
     """The button of a claim (`own_turn` False) or of a declaration on the player's turn."""
     if move.action is Action.PASS:
-        return "Pass"
+        return _("Pass")
     c = code(move.tile)
     if move.action is Action.CHOW:
         faces = sorted([c] + [code(t) for t in move.tiles])
-        return f"Chow {'-'.join(f[0] for f in faces)}{c[1]}"
+        return _("Chow {tiles}").format(tiles=f"{'-'.join(f[0] for f in faces)}{c[1]}")
     if move.action is Action.WIN:
-        return f"Win, self-drawn {c}!" if own_turn else f"Win on {c}!"
-    return {Action.PUNG: f"Pung {c}", Action.KONG: f"Kong {c}",
-            Action.CONCEALED_KONG: f"Concealed kong {c}",
-            Action.PROMOTED_KONG: f"Kong {c} (add to your pung)"}[move.action]
+        return (_("Win, self-drawn {tile}!") if own_turn else _("Win on {tile}!")).format(tile=c)
+    return {Action.PUNG: _("Pung {tile}"), Action.KONG: _("Kong {tile}"),
+            Action.CONCEALED_KONG: _("Concealed kong {tile}"),
+            Action.PROMOTED_KONG: _("Kong {tile} (add to your pung)")}[move.action].format(tile=c)
 
 
 # --- the page -----------------------------------------------------------------------------
@@ -187,8 +201,8 @@ def render() -> None:
     except Exception as exc:  # the page's last line of defence: never a traceback
         log.exception("error in the practice game")
         text = " ".join(str(exc).split())[:200] or type(exc).__name__
-        st.error(f"Something went wrong in the practice game ({text}). Start a new hand.")
-        st.button("New hand", key="pnew_after_error", on_click=on_new, args=(None,))
+        st.error(_("Something went wrong in the practice game ({text}). Start a new hand.").format(text=text))
+        st.button(_("New hand"), key="pnew_after_error", on_click=on_new, args=(None,))
 
 
 def _render() -> None:
@@ -207,21 +221,22 @@ def _render() -> None:
 
 def _header(game: dict, state: State, human: int) -> None:
     if state.over:
-        turn = "Hand over"
+        turn = _("Hand over")
     elif to_move(state) == human:
-        turn = "Your claim?" if state.phase in (Phase.CLAIM, Phase.ROB) else "Your turn"
+        turn = _("Your claim?") if state.phase in (Phase.CLAIM, Phase.ROB) else _("Your turn")
     else:
-        turn = f"{WIND_NAMES[state.turn]} to play"
-    st.markdown(f"**{turn}** · wall **{state.wall_left}** · seed `{game['seed']}` · "
-                f"you are {WIND_NAMES[human]}")
+        turn = _("{wind} to play").format(wind=wind(state.turn))
+    st.markdown(_("**{turn}** · wall **{left}** · seed `{seed}` · you are {wind}").format(
+        turn=turn, left=state.wall_left, seed=game["seed"], wind=wind(human)))
 
 
 def _opponent(state: State, seat: int, human: int) -> None:
     p = state.players[seat]
     marker = "▶ " if state.turn == seat and not state.over else ""
     with st.container(key=f"popp__{seat}"):
-        st.html(f'<div class="pt-who">{marker}<b>{name(seat, human)}</b> · {len(p.concealed)} in hand'
-                f'{" · " + str(len(p.bonus)) + " bonus" if p.bonus else ""}</div>')
+        held = ngettext("{n} in hand", "{n} in hand", len(p.concealed)).format(n=len(p.concealed))
+        bonus = " · " + ngettext("{n} bonus", "{n} bonus", len(p.bonus)).format(n=len(p.bonus)) if p.bonus else ""
+        st.html(f'<div class="pt-who">{marker}<b>{name(seat, human)}</b> · {held}{bonus}</div>')
         hidden = tuple(code(t) for t in p.concealed) if state.over else (BACK,) * len(p.concealed)
         _html(_row([hidden] + [_set_faces(m) for m in p.melds] + [tuple(code(t) for t in p.bonus)], small=True))
         _html(_row([tuple(code(t) for t in p.discards)], small=True))
@@ -254,7 +269,7 @@ def _actions(moves: tuple[Move, ...], game: dict) -> None:
     with st.container(horizontal=True, key="pactions"):
         sel = game["sel"]
         if sel is not None and Move(moves[0].seat, Action.DISCARD, sel) in moves:
-            st.button(f"Discard {tile_name(code(sel))}", key="pdiscard", type="primary",
+            st.button(_("Discard {tile}").format(tile=tile_name(code(sel))), key="pdiscard", type="primary",
                       on_click=on_move, args=(Move(moves[0].seat, Action.DISCARD, sel),))
         for i, m in enumerate(moves):
             if m.action is Action.DISCARD:
@@ -263,7 +278,7 @@ def _actions(moves: tuple[Move, ...], game: dict) -> None:
             st.button(move_label(m, own_turn), key=f"pmove__{i}__{m.action.value}", type=kind, on_click=on_move,
                       args=(m,))
     if own_turn and sel is None:
-        st.caption("Tap a tile, then confirm to discard it.")
+        st.caption(_("Tap a tile, then confirm to discard it."))
 
 
 def _recent(state: State, human: int, game: dict) -> None:
@@ -279,13 +294,20 @@ def _end(state: State, human: int) -> None:
     o = state.outcome
     st.divider()
     if o.winner is None:
-        st.info("Draw: no payment. The wall ran out without a winner.")
+        st.info(_("Draw: no payment. The wall ran out without a winner."))
         return
-    whose = "your" if o.discarder == human else f"{name(o.discarder, human)}'s" if o.discarder is not None else ""
-    how = "self-drawn" if o.self_drawn else f"robbing {whose} kong" if o.robbed else f"on {whose} discard"
-    verdict = "You win" if o.winner == human else f"{name(o.winner, human)} wins"
+    loser = name(o.discarder, human) if o.discarder is not None else ""
+    if o.self_drawn:
+        how = _("self-drawn")
+    elif o.robbed:
+        how = _("robbing your kong") if o.discarder == human else _("robbing the kong of {loser}").format(loser=loser)
+    else:
+        how = _("on your discard") if o.discarder == human else _("on the discard of {loser}").format(loser=loser)
+    verdict = _("You win") if o.winner == human else _("{winner} wins").format(winner=name(o.winner, human))
     r = o.result
-    st.success(f"**{verdict}** {how}: **{r.total} fan**", icon=":material/check_circle:")
+    st.success(_("**{verdict}** {how}: **{value}**").format(verdict=verdict, how=how,
+                                                            value=result.value_text(r.total, "hk001")),
+               icon=":material/check_circle:")
     st.caption(f"`{r.hand}`" + (f" + {', '.join(code(t) for t in state.players[o.winner].bonus)}"
                                 if state.players[o.winner].bonus else ""))
     names = [name(s, human) for s in range(4)]
@@ -295,9 +317,9 @@ def _end(state: State, human: int) -> None:
 def _footer(game: dict) -> None:
     st.divider()
     with st.container(horizontal=True, vertical_alignment="bottom", key="pfooter"):
-        st.button("New hand", key="pnew", type="primary" if game["state"].over else "secondary",
+        st.button(_("New hand"), key="pnew", type="primary" if game["state"].over else "secondary",
                   on_click=on_new, args=(None,))
-        seed = st.number_input("Seed", min_value=0, max_value=MAX_SEED, value=game["seed"], step=1,
+        seed = st.number_input(_("Seed"), min_value=0, max_value=MAX_SEED, value=game["seed"], step=1,
                                key=f"pseed__{game['seed']}")
-        st.button("Play this seed", key="preplay", on_click=on_new, args=(int(seed),))
-    game["rotate"] = st.checkbox("Rotate the dealer for the next hand", value=game["rotate"], key="protate")
+        st.button(_("Play this seed"), key="preplay", on_click=on_new, args=(int(seed),))
+    game["rotate"] = st.checkbox(_("Rotate the dealer for the next hand"), value=game["rotate"], key="protate")

@@ -79,3 +79,23 @@ def test_messages_from_buttons_are_in_the_language(data_dir):
     at.text_input(key="notation__win__0").set_value("[12m]nonsense").run()
     said = texts(at)
     assert "Nie udało się odczytać [12m]nonsense:" in said and "Could not read" not in said
+
+
+PRACTICE = "from app.ui import language, practice\nlanguage.install()\npractice.render()"
+
+
+@pytest.mark.parametrize("lang, turn, discard", [
+    ("pl", "Twój ruch", "Wyrzuć"), ("uk", "Ваш хід", "Скинути"), ("de", "Du bist dran", "abwerfen"),
+    ("zh", "轮到你", "打出"), ("en", "Your turn", "Discard"),
+])
+def test_the_practice_page_in_each_language(lang, turn, discard):
+    at = AppTest.from_string(PRACTICE, default_timeout=30)
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert turn in at.markdown[0].value
+    tiles = [b for b in at.button if b.key.startswith("ptile__") and not b.disabled]
+    tiles[0].click().run()
+    assert discard in at.button(key="pdiscard").label
+    at.button(key="pdiscard").click().run()
+    assert not at.exception, [e.value for e in at.exception]
