@@ -15,7 +15,8 @@ scenes (datasets.synth.generate --designs DESIGN, seed SCENE_SEED) are read with
 with the set: per-tile F1 at the operating confidence, mAP50 and the flowers-and-seasons
 mean class F1 (datasets.eval.metrics), and end to end (photo -> hand,
 datasets.eval.layout.compare) the share of readable scenes whose hand is exactly right
-(`exact`) and right for a scorer (`hand`). A design whose sheet is refused is read untaught both ways and listed.
+(`exact`) and right for a scorer (`hand`). A design whose sheet is refused is read
+untaught both ways and listed.
 
 `night`: 16 hands in a row with one design and no sheet; after each hand the truth is fed
 back as the player's corrections (every found hand tile with its true code,
