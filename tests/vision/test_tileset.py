@@ -306,3 +306,17 @@ def test_a_sheet_shot_from_across_the_table_is_read_reversed(upright_p, across_p
     as_cut[[0, 1, 2], [0, 1, 2]] = upright_p      # as cut, tile i reads codes[i]
     turned[[0, 1, 2], [2, 1, 0]] = across_p       # turned, tile i reads codes[2 - i]
     assert shot_from_across(as_cut, turned, codes, NAMES) is across
+
+
+@pytest.mark.parametrize("rows_text", [None, "123456789m 123456789p 123456789s 1234567z 12345678f"])
+def test_a_sheet_over_two_photos_deals_the_codes_in_order(rows_text):
+    from vision.tileset.learn import _match_all
+
+    first, second = grid((9, 9, 9)), grid((7, 8))
+    found = [(None, first, np.full(27, 0.9)), (None, second, np.full(15, 0.9))]
+    codes, rows = parse_codes(rows_text or "123456789m123456789p123456789s1234567z12345678f")
+    matches = _match_all(found, codes, rows, 0.5)
+    assert [m.rows for m in matches] == [(9, 9, 9), (7, 8)]
+    found[1] = (None, second[1:], np.full(14, 0.9))  # the second photo lost a tile
+    with pytest.raises(TileSetError, match="photo 2: found 14 tiles"):
+        _match_all(found, codes, rows, 0.5)
