@@ -137,3 +137,36 @@ def test_ledger_csv_for_each_language(tmp_path, lang, delimiter, header, amounts
     assert rows[1][7:] == amounts and rows[1][3] == HK_HALF.notation
     assert rows[-1][0] == total and rows[-1][7:] == amounts
     assert all(len(r) == 11 for r in rows)
+
+
+def _raised(fn) -> str:
+    try:
+        fn()
+    except ValueError as exc:
+        return str(exc)
+    raise AssertionError("no message")
+
+
+def _page_messages():
+    import dataclasses
+
+    from app import edit, evaluate
+    from scoring.hand import parse_hand
+    full = edit.from_hand(parse_hand("123m456p789s123pEE"))
+    return [
+        evaluate.score_draft(edit.Draft(), evaluate.Situation(), "mcr").message,
+        _raised(lambda: edit.to_hand(dataclasses.replace(full, winning=None))),
+        _raised(lambda: edit.to_hand(dataclasses.replace(full, hand=full.hand[:-3]))),
+        _raised(lambda: edit.add_tile(full, "bonus", "9f")),
+        _raised(lambda: edit.add_tile(edit.add_tile(full, "bonus", "1f"), "bonus", "1f")),
+        edit.hand_size_message(13, 14), edit.hand_size_message(16, 14),
+    ]
+
+
+def test_the_page_editors_messages_are_recognised_and_translated():
+    """The English templates of app.i18n.messages match what the editor really says."""
+    from app.i18n import messages
+    for text in _page_messages():
+        assert messages.match(text) is not None, text
+        with i18n.using("uk"):
+            assert messages.translate(text) != text
