@@ -320,3 +320,18 @@ def test_a_sheet_over_two_photos_deals_the_codes_in_order(rows_text):
     found[1] = (None, second[1:], np.full(14, 0.9))  # the second photo lost a tile
     with pytest.raises(TileSetError, match="photo 2: found 14 tiles"):
         _match_all(found, codes, rows, 0.5)
+
+
+def test_a_reading_is_learnt_from_its_full_resolution_boxes(reader_refiner, tmp_path):
+    from tests.vision.tileset_art import lay_out
+    from vision.image import Photo
+    from vision.pipeline import PhotoReading
+    from vision.tileset import learn_reading
+
+    rgb, boxes, codes = lay_out(("1f1s",), seed=4)
+    small = rgb[::2, ::2].copy()  # decoded at half scale, boxes at full resolution
+    reading = PhotoReading(Photo(small, rgb.shape[1], rgb.shape[0]), finder_boxes(boxes), 0.1)
+    assert learn_reading("night", reading, codes, 3, tmp_path, refiner=reader_refiner) == 2
+    stored = load_set("night", tmp_path).features[:, 0]
+    direct = reader_refiner.features(small, boxes / 2).features[:, 0]
+    np.testing.assert_allclose(stored, direct, atol=2e-3)  # float16 on disk

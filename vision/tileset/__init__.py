@@ -26,6 +26,8 @@ Learn from a hand added to the ledger, and undo it:
     learn_hand(name, rgb, boxes, codes, hand_id, data=None, refiner=None) -> int
         rgb: PhotoReading.photo.rgb; boxes in its pixels (detections.xyxy divided by
         photo.scale); codes: the final, corrected code of each box ('back' is skipped).
+    learn_reading(name, reading, codes, hand_id, data=None, refiner=None) -> int
+        the same from a vision.pipeline.PhotoReading and one final code per detection
     forget_hand(name, hand_id, data=None) -> int  removes exactly what that hand added
 
 Read with a set:
@@ -46,6 +48,7 @@ from vision.tileset.learn import (
     forget_hand,
     hand_source,
     learn_hand,
+    learn_reading,
     reader_for,
     read_sheet,
     refiner_for,
@@ -66,8 +69,7 @@ from vision.tileset.store import (
 
 __all__ = [
     "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "SetSummary", "Sheet", "SheetTile",
-    "TaughtClassifier",
-    "TileSet", "TileSetError", "check_name", "delete_set", "forget_hand", "hand_source",
-    "learn_hand", "list_sets", "load_set", "read_sheet", "reader_for", "refiner_for",
-    "save_sheet", "save_set", "taught_refiner",
+    "TaughtClassifier", "TileSet", "TileSetError", "check_name", "delete_set", "forget_hand",
+    "hand_source", "learn_hand", "learn_reading", "list_sets", "load_set", "read_sheet",
+    "reader_for", "refiner_for", "save_sheet", "save_set", "taught_refiner",
 ]

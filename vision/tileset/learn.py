@@ -193,6 +193,15 @@ def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
     return int(keep.sum())
 
 
+def learn_reading(name: str, reading, codes, hand_id, data: str | os.PathLike | None = None,
+                  refiner: TaughtClassifier | None = None) -> int:
+    """`learn_hand` for a `vision.pipeline.PhotoReading` (boxes in full-resolution pixels)
+    and the final code of each of its detections, in order."""
+    sx, sy = reading.photo.scale
+    boxes = reading.detections.xyxy / np.array([sx, sy, sx, sy], np.float32)
+    return learn_hand(name, reading.photo.rgb, boxes, codes, hand_id, data, refiner)
+
+
 def forget_hand(name: str, hand_id, data: str | os.PathLike | None = None) -> int:
     """Undo: remove what the hand added to the named set; the number removed."""
     return remove_source(name, hand_source(hand_id), data)
