@@ -134,8 +134,6 @@ class Hand:
         return replace(self, winning=None)
 
 
-WINDS_TEXT = "ESWN"
-
 
 @dataclass(frozen=True)
 class WinContext:
