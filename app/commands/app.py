@@ -73,7 +73,7 @@ def where(args, lan: str | None) -> str:
 def run(args) -> int:
     env = dict(os.environ)
     if getattr(args, "lang", None):  # the page's language for browsers that ask for none of its own
-        env["MAHJONG_LENS_LANG"] = args.language
+        env["MAHJONG_LENS_LANG"] = args.lang
     if args.model:
         env["MAHJONG_LENS_MODEL"] = str(Path(args.model).expanduser().resolve())
     lan = lan_address() if args.address in (None, "", "0.0.0.0", "::") else None

@@ -111,3 +111,16 @@ def test_the_started_page_contacts_no_outside_address(tmp_path):
     outside = [line for line in seen if line.split(" ", 1)[1] not in local]
     assert not outside, outside
     assert "every network interface" in out
+
+
+def test_the_page_language_reaches_the_server(monkeypatch):
+    from app.cli import build_parser
+    seen = {}
+
+    def fake_execve(path, argv, env):
+        seen.update(env=env)
+        raise SystemExit(0)
+    monkeypatch.setattr(app_command.os, "execve", fake_execve)
+    with pytest.raises(SystemExit):
+        app_command.run(build_parser().parse_args(["app", "--lang", "pl"]))
+    assert seen["env"]["MAHJONG_LENS_LANG"] == "pl"
