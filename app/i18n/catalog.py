@@ -77,6 +77,12 @@ def template() -> Catalog:
 
 
 def _write(path: Path, catalog: Catalog) -> None:
+    # the header says what the catalogue is, without placeholder names and addresses
+    catalog.version = _version()
+    catalog.msgid_bugs_address = ""
+    catalog.last_translator = ""
+    if catalog.locale is not None:
+        catalog.language_team = LANGUAGES.get(str(catalog.locale.language), "")
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, include_lineno=False, ignore_obsolete=True)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,6 +168,14 @@ def _placeholder_changes(msgid, strings) -> list[str]:
 
 def _first(msgid) -> str:
     return msgid[0] if isinstance(msgid, (list, tuple)) else msgid
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(PROJECT)
+    except PackageNotFoundError:
+        return ""
 
 
 def _babel_lang(lang: str) -> str:
