@@ -70,6 +70,7 @@ class OptionField:
     value: object
     choices: tuple = ()
     optional: bool = False  # None is allowed
+    bounds: tuple[float, float] | None = None  # the rule set's range (scoring optcheck RANGES)
 
 
 def option_fields(rules: RuleSet | str, preset: str | None) -> list[OptionField]:
@@ -83,8 +84,12 @@ def option_fields(rules: RuleSet | str, preset: str | None) -> list[OptionField]
         optional = type(None) in args
         base = [a for a in args if a is not type(None)] if args else [hint]
         value = getattr(options, f.name)
+        bounds = type(options).RANGES.get(f.name)
         listed = getattr(parse_rules(rules).module, f.name.upper() + "S", None)  # MULTIPLIERS ...
-        if isinstance(listed, (dict, tuple, list, frozenset, set)) and value in listed:
+        allowed = type(options).CHOICES.get(f.name)
+        if allowed and value in allowed:
+            out.append(OptionField(f.name, "choice", value, tuple(allowed), optional))
+        elif isinstance(listed, (dict, tuple, list, frozenset, set)) and value in listed:
             out.append(OptionField(f.name, "choice", value, tuple(listed), optional))
         elif typing.get_origin(hint) is typing.Literal or (base and typing.get_origin(base[0]) is typing.Literal):
             literal = hint if typing.get_origin(hint) is typing.Literal else base[0]
@@ -92,9 +97,9 @@ def option_fields(rules: RuleSet | str, preset: str | None) -> list[OptionField]
         elif bool in base or isinstance(value, bool):
             out.append(OptionField(f.name, "bool", value))
         elif int in base or (isinstance(value, int) and float not in base):
-            out.append(OptionField(f.name, "int", value, optional=optional))
+            out.append(OptionField(f.name, "int", value, optional=optional, bounds=bounds))
         elif float in base or isinstance(value, float):
-            out.append(OptionField(f.name, "float", value, optional=optional))
+            out.append(OptionField(f.name, "float", value, optional=optional, bounds=bounds))
         else:
             out.append(OptionField(f.name, "text", value, optional=optional))
     return out

@@ -114,9 +114,14 @@ def _option_widget(rules: str, preset: str, f: evaluate.OptionField):
                             key=key, format_func=said(choices, lambda c: _("None") if c is None else
                             _(CHOICE_LABELS[str(c)]) if str(c) in CHOICE_LABELS else str(c).replace("_", " ")))
     if f.kind in ("int", "float") and f.value is not None:
+        low, high = f.bounds or (None, None)  # out of range never reaches the scorer
         if f.kind == "int":
-            return st.number_input(label, value=int(f.value), step=1, key=key)
-        return st.number_input(label, value=float(f.value), step=0.5, key=key)
+            return st.number_input(label, value=int(f.value), step=1, key=key,
+                                   min_value=None if low is None else int(low),
+                                   max_value=None if high is None else int(high))
+        return st.number_input(label, value=float(f.value), step=0.5, key=key,
+                               min_value=None if low is None else float(low),
+                               max_value=None if high is None else float(high))
     text = st.text_input(label, value="" if f.value is None else str(f.value), key=key,
                          help=_("empty = none") if f.optional else None)
     if f.optional and not text.strip():

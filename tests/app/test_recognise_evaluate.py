@@ -170,6 +170,21 @@ def test_option_fields_are_generic_over_each_rule_set():
     assert evaluate.changed_options(list(hk.values()), {"limit": 10, "minimum": 3}) == {"limit": 10}
 
 
+@pytest.mark.parametrize("rules, preset, name, kind, allowed", [
+    ("hk001", "hk001", "limit", "int", (1, 20)),
+    ("hk001", "hk001", "unit", "float", (0.01, 1_000_000)),
+    ("mcr", None, "minimum", "int", (0, 88)),
+    ("mcr", None, "mixed_kongs_points", "choice", (3, 5, 6)),
+    ("classical", None, "loser_pairs", "int", (0, 7)),
+])
+def test_option_widgets_know_the_rule_sets_ranges(rules, preset, name, kind, allowed):
+    """The page bounds its number inputs by the ranges the scorer checks, so a player cannot
+    type a limit that would take the server minutes to settle."""
+    field = {f.name: f for f in evaluate.option_fields(rules, preset)}[name]
+    assert field.kind == kind
+    assert (field.choices if kind == "choice" else field.bounds) == allowed
+
+
 def test_an_option_change_changes_the_score():
     draft = edit.from_hand(parse_hand("123m456p789sEEESS"))
     base = evaluate.score_draft(draft, Situation(self_drawn=True), "hk001")
