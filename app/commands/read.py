@@ -6,6 +6,7 @@ import json
 
 from app.commands.sets import add_set_option, set_refiner
 from app.i18n import _
+from app.i18n.messages import translate
 
 
 def add_parser(sub) -> None:
@@ -46,5 +47,5 @@ def run(args) -> int:
         print(layout.notation or _("no complete hand; the tiles read: {tiles}").format(
             tiles=tiles_read(layout)))
         for note in layout.notes:
-            print("  " + note)
+            print("  " + translate(note))
     return 0

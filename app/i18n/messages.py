@@ -88,6 +88,16 @@ TEMPLATES: tuple[str, ...] = (
        "check every tile, or take the photo closer."),
     N_("The photo looks blurred, so some tiles may be missing or misread: check every tile, or take "
        "it again holding the phone still (more light helps)."),
+    # the photo's layout (vision.layout notes)
+    N_("a concealed kong shows no face (all four tiles face down): tap it and choose its tile"),
+    N_("no complete hand in the tiles read: {n} tiles, counting a kong as 3, in {sets} declared "
+       "sets; check the {unsure} marked doubtful"),
+    N_("no complete hand in the tiles read: {n} tiles, counting a kong as 3, in {sets} declared sets"),
+    N_("winning tile not set apart: {tile} chosen (any concealed tile completes the hand; change it "
+       "if another was the last)"),
+    N_("rejected {hand} (geometry {score})"),
+    N_("{n} flower/season tiles read as another player's ({tiles})"),
+    N_("{n} tiles read as not part of the hand"),
     # a win condition the tiles rule out (scoring.rules.flags)
     N_("kong: no kong was declared, so no replacement tile"),
     N_("kong: the winner holds a copy of the tile, so it cannot be a robbed kong"),
