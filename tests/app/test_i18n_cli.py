@@ -183,3 +183,14 @@ def test_practice_hands_in_the_language(capsys):
     first, _second, summary = capsys.readouterr().out.splitlines()
     assert first.startswith("ziarno 1: E wygrywa z muru, ") and "Ukryta Ręka 1" in first
     assert summary.startswith("2 rozdania: wygrane 2 (100,0%), remisy 0; średnio fanów na wygraną 3,00")
+
+
+@pytest.mark.parametrize("extra, local", [([], False), (["--lang", "uk"], True)])
+def test_batch_lines_add_name_local_only_with_lang(capsys, monkeypatch, extra, local):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("[EEE1][SSS1][WWW1]99m99s9m\n"))
+    assert main(["score", "-", *extra]) == 0
+    fans = json.loads(capsys.readouterr().out)["fans"]
+    assert all(("name_local" in f) == local for f in fans)
+    if local:
+        assert fans[0]["name_local"] == "Усі термінали й почесні" and fans[0]["name"] == "All Terminals and Honors"
