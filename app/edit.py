@@ -9,7 +9,7 @@ ValueError) with one line for the player; `to_hand` turns a draft into a scorabl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from app.i18n import N_
 from scoring.errors import InvalidHandError
@@ -37,6 +37,9 @@ class EditError(ValueError):
 class Slot:
     code: str
     confidence: float | None = None  # from the photo; None once entered or confirmed by hand
+    # where the photo shows this tile (full-resolution pixels), kept through fixes so the
+    # table's tile set can learn the tile under its final code; None: entered by hand
+    box: tuple[float, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ def replace_tile(draft: Draft, ref: str, index: int, code: str) -> Draft:
     _check_fits(draft, ref, code, 0)
     if ref == BONUS_GROUP and code in [s.code for i, s in enumerate(slots) if i != index]:
         raise EditError(f"{code} is already among the bonus tiles (there is one of each)")
-    slots[index] = Slot(code)
+    slots[index] = Slot(code, None, slots[index].box)
     return _with_slots(draft, ref, tuple(slots))
 
 
@@ -242,10 +245,10 @@ def bring_back(draft: Draft, index: int | None = None) -> Draft:
 def confirm_all(draft: Draft) -> Draft:
     """Every tile as the player sees it now counts as checked."""
     def ok(slots):
-        return tuple(Slot(s.code) for s in slots)
+        return tuple(Slot(s.code, None, s.box) for s in slots)
     return replace(draft, hand=ok(draft.hand),
                    melds=tuple(MeldDraft(m.kind, ok(m.tiles)) for m in draft.melds),
-                   bonus=ok(draft.bonus), winning=Slot(draft.winning.code) if draft.winning else None)
+                   bonus=ok(draft.bonus), winning=ok((draft.winning,))[0] if draft.winning else None)
 
 
 def doubtful(draft: Draft, threshold: float) -> int:
@@ -268,7 +271,7 @@ def from_layout(layout, sure: float = 0.5) -> Draft:
     tiles of a concealed kong take the code of its face-up tiles when it shows any; tiles
     the layout left out are kept aside (those read at `sure` or more), to be brought back."""
     def slot(t):
-        return Slot(t.code, float(t.confidence))
+        return Slot(t.code, float(t.confidence), tuple(float(v) for v in t.box))
     melds = []
     for m in layout.melds[:MAX_MELDS]:
         faces = [t.code for t in m.tiles if t.code != BACK]

@@ -23,7 +23,7 @@ import streamlit as st
 from app import evaluate
 from app.i18n import _
 from app.ledger import LedgerError, data_dir
-from app.ui import hand, language, ledger_view, photo, result, situation, state, style
+from app.ui import hand, language, ledger_view, photo, result, situation, state, style, tileset
 from app.ui.literal import literal
 
 log = logging.getLogger("mahjong_lens.page")
@@ -77,6 +77,7 @@ def score_page() -> None:
     folder = data_dir(page_args(sys.argv[1:]).data_dir)
     ledger = ledger_view.open_ledger(folder)
     lang = language.resolve(ledger)
+    tileset.resolve(ledger, folder)
     night = None
     with guarded(_("the ledger")):
         if not isinstance(ledger, str):
@@ -87,7 +88,7 @@ def score_page() -> None:
     names = _names(ledger, night)
     hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
     with hand_col:
-        rules, how = _hand_column(names)
+        rules, how = _hand_column(names, ledger)
         tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
     with score_col:
         preset, overrides, more = None, {}, {}
@@ -115,7 +116,7 @@ def score_page() -> None:
         language.render_menu(ledger, lang)
 
 
-def _hand_column(names: list[str]):
+def _hand_column(names: list[str], ledger):
     """Rules, photo, hand and how it was won; returns the rule set and (winner, self-drawn,
     discarder)."""
     rules = "mcr"
@@ -126,7 +127,9 @@ def _hand_column(names: list[str]):
     with guarded(_("the photo")):
         if rules == "classical":
             who = _whose_hand(names, winner)
-        photo.render(who, need_winning=who == "win")
+        photo.render(who, need_winning=who == "win",
+                     header=lambda: tileset.render_choice(ledger),
+                     below=lambda: tileset.render_below(ledger, photo.reader))
     with guarded(_("the hand")):
         hand.render(who, need_winning=who == "win")
     how = (winner, False, None)
@@ -151,8 +154,10 @@ def main() -> None:
     language.install()  # the session's language, chosen before the navigation is named
     language.resolve(ledger_view.open_ledger(data_dir(page_args(sys.argv[1:]).data_dir)))
     from app.ui import practice  # a practice hand of Hong Kong mahjong against the computer
+    from app.ui import teach  # teach the table's own tile set from a photo of it
     st.navigation([st.Page(score_page, title=_("Score"), default=True),
-                   st.Page(practice.render, title=_("Practice"), url_path="practice")],
+                   st.Page(practice.render, title=_("Practice"), url_path="practice"),
+                   st.Page(teach.render, title=_("Tile sets"), url_path="tilesets")],
                   position="top").run()
 
 

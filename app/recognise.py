@@ -47,6 +47,7 @@ class Recognition:
     doubtful: int                # of which read with low confidence
     seconds: float               # decode + detect + layout + overlay
     message: str | None = None   # a plain note (e.g. no tiles found)
+    photo: object | None = None  # the decoded `vision.image.Photo`, kept for a tile set to learn
 
 
 def model_path() -> Path:
@@ -108,9 +109,10 @@ def _overlay(rgb: np.ndarray, detections, scale: tuple[float, float], hand: np.n
     return out.getvalue()
 
 
-def recognise(data: bytes, reader: Reader) -> Recognition | str:
+def recognise(data: bytes, reader: Reader, keep_photo: bool = False) -> Recognition | str:
     """Read a photo. Returns a `Recognition`, or one line for the player (not an image, too
-    large, the reader failed); never raises for anything in the photo."""
+    large, the reader failed); never raises for anything in the photo. `keep_photo`: keep
+    the decoded photo in it (a tile set learns the hand's tiles from it when it is added)."""
     from vision.image import ImageError
     start = time.perf_counter()
     try:
@@ -139,4 +141,5 @@ def recognise(data: bytes, reader: Reader) -> Recognition | str:
                    "tiles filling the frame, or enter the hand with the tile buttons.")
     else:
         message = photo_hint(reading.photo.rgb, layout, reading.photo.scale)
-    return Recognition(overlay, layout, n, doubtful, time.perf_counter() - start, message)
+    return Recognition(overlay, layout, n, doubtful, time.perf_counter() - start, message,
+                       reading.photo if keep_photo else None)

@@ -14,7 +14,7 @@ from app.i18n.messages import translate
 from app.ledger import Ledger, LedgerError
 from scoring.payments import SEATS, table_points
 
-from . import state
+from . import photo, state, tileset
 from .language import player_name
 from .literal import literal
 from .result import hand_words
@@ -50,12 +50,15 @@ def on_add(ledger: Ledger, night: int, entry, token: str) -> None:
         return
     number = next((h.number for h in ledger.hands(night) if h.id == hand_id), None)
     st.session_state["added"] = {**st.session_state["added"], token: number}
+    if tileset.chosen():  # the table's set learns the hand's tiles as corrected
+        tileset.after_add(ledger, hand_id, token, photo.reader())
 
 
 def on_undo(ledger: Ledger, night: int, hand_id: int) -> None:
     try:
         ledger.undo(night, hand_id)
         st.session_state["added"] = {}
+        tileset.after_undo(ledger, hand_id)  # and the sets forget what it taught them
     except LedgerError as exc:
         st.session_state["ledger_flash"] = str(exc)
 
@@ -109,6 +112,7 @@ def render_add(ledger: Ledger | str, night: int | None, entry, session_id: str, 
     added = st.session_state["added"].get(token)
     if added:
         st.success(_("In the ledger as hand {number}.").format(number=added), icon=":material/task_alt:")
+        tileset.render_note(token)
         st.button(_("Next hand"), key="next_hand", type="primary", width="stretch",
                   icon=":material/arrow_forward:", on_click=state.new_hand)
         return

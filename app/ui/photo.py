@@ -15,7 +15,7 @@ from app.i18n import N_, _, format_number, ngettext
 from app.i18n.messages import translate
 from app.ui.language import said
 
-from . import state
+from . import state, tileset
 
 MODES = (N_("Camera"), N_("Upload"), N_("Manual"))  # values stay English; shown translated
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "bmp", "tif", "tiff"]
@@ -40,7 +40,8 @@ def reader():
 
 def _read(who: str, upload) -> None:
     data = upload.getvalue()
-    photo_id = hashlib.sha1(data).hexdigest()
+    # read again when the chosen tile set changes (chosen, taught, learnt a hand)
+    photo_id = hashlib.sha1(data).hexdigest() + "|" + tileset.version(tileset.folder())
     ss = st.session_state
     if ss["photo_ids"].get(who) == photo_id:
         return
@@ -49,8 +50,10 @@ def _read(who: str, upload) -> None:
     if isinstance(found, str):
         ss["recog"] = {**ss["recog"], who: found}
         return
+    found, note = tileset.reader_for_photo(found, tileset.folder())
+    ss["set_notes"] = {**ss.get("set_notes", {}), who: note}
     with st.spinner(_("Reading the tiles…")):
-        result = recognise.recognise(data, found)
+        result = recognise.recognise(data, found, keep_photo=tileset.chosen() is not None)
     ss["recog"] = {**ss["recog"], who: result}
     if isinstance(result, recognise.Recognition):
         state.set_draft(who, edit.from_layout(result.layout))
@@ -58,10 +61,17 @@ def _read(who: str, upload) -> None:
         ss["target"] = {**ss["target"], who: edit.HAND}
 
 
-def render(who: str, *, need_winning: bool = True) -> None:
-    mode = st.segmented_control(_("Hand from"), MODES, key=f"mode__{who}", default="Upload",
-                                required=True, format_func=said(MODES, _),
-                                label_visibility="collapsed")
+def render(who: str, *, need_winning: bool = True, header=None, below=None) -> None:
+    """The photo area; `header`: drawn beside the Camera/Upload/Manual choice, `below`
+    under it (the page's tile set menu and its name box)."""
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="photorow"):
+        mode = st.segmented_control(_("Hand from"), MODES, key=f"mode__{who}", default="Upload",
+                                    required=True, format_func=said(MODES, _),
+                                    label_visibility="collapsed")
+        if header is not None:
+            header()
+    if below is not None:
+        below()
     gen = st.session_state["generation"]
     upload = None
     if mode == "Camera":
@@ -98,6 +108,9 @@ def _show(who: str, found) -> None:
         return
     if found is None:
         return
+    note = st.session_state.get("set_notes", {}).get(who)
+    if note:
+        st.warning(note)
     # the hand's doubtful tiles as they stand now: a fixed or confirmed tile is no longer one
     doubtful = edit.doubtful(state.draft(who), recognise.LOW_CONFIDENCE)
     with st.container(key=f"overlay__{who}"):

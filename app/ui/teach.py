@@ -1,0 +1,229 @@
+"""The Tile sets page: teach the table's own set from one photo of it, and keep the sets.
+
+The sheet to lay out is shown in the page's tile pictures (five rows: characters, dots,
+bamboo, honours, flowers then seasons); the photo is matched to the codes the player says
+it shows (vision.tileset.read_sheet), each found tile is shown beside the code it will be
+stored under, with a menu to fix it, and Save stores them (save_sheet). A photo that cannot
+be matched is one line, and nothing is stored.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+import sys
+
+import streamlit as st
+from PIL import Image, ImageOps
+
+from app import i18n, recognise
+from app.i18n import N_, _, ngettext
+from app.i18n.messages import translate
+from app.tiles_art import tile_png
+from scoring.tiles import TILES, parse_tiles
+from vision.tileset import check_name, delete_set, list_sets, read_sheet, save_sheet
+
+from . import ledger_view, tileset
+from .language import said
+from .literal import literal
+
+SHEET_ROWS = ("123456789m", "123456789p", "123456789s", "1234567z", "12345678f")
+SHEET_CODES = " ".join(SHEET_ROWS)
+MODES = (N_("Camera"), N_("Upload"))
+CROP_SIDE = 64      # a found tile as shown beside its code
+CELL_WIDTH = 76
+STATE = "teach"     # {"sheet": Sheet, "image": bytes} while a read sheet waits to be saved
+
+
+def data_folder():
+    from app.ledger import data_dir
+    from app.page import page_args
+    return data_dir(page_args(sys.argv[1:]).data_dir)
+
+
+@st.cache_data(show_spinner=False)
+def sheet_picture(rows: tuple[str, ...] = SHEET_ROWS, width: int = 40) -> bytes:
+    """The sheet to lay out, drawn with the page's own tile pictures."""
+    faces = [[Image.open(io.BytesIO(tile_png(c))).convert("RGBA")
+              for c in parse_tiles(r, allow_bonus=True)] for r in rows]
+    height = round(width * faces[0][0].height / faces[0][0].width)
+    gap = 4
+    canvas = Image.new("RGBA", (max(map(len, faces)) * (width + gap), len(rows) * (height + gap)),
+                       (0, 0, 0, 0))
+    for r, row in enumerate(faces):
+        for c, face in enumerate(row):
+            canvas.paste(face.resize((width, height), Image.LANCZOS),
+                         (c * (width + gap), r * (height + gap)))
+    out = io.BytesIO()
+    canvas.save(out, format="PNG")
+    return out.getvalue()
+
+
+@st.cache_resource(show_spinner=False)
+def _sheet_reader(path: str, mtime: float, settings: tuple[str | None, ...]):
+    from vision.tileset.learn import sheet_reader
+    return sheet_reader()
+
+
+def sheet_reader():
+    path = recognise.model_path()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = -1.0
+    return _sheet_reader(str(path), mtime, tuple(os.environ.get(n) for n in recognise.READER_ENV))
+
+
+def crops(image: bytes, sheet) -> list[bytes]:
+    """Each found tile cut from the photo (full-resolution boxes, upright), small."""
+    photo = ImageOps.exif_transpose(Image.open(io.BytesIO(image))).convert("RGB")
+    out = []
+    for tile in sheet.tiles:
+        crop = photo.crop(tuple(round(v) for v in tile.box))
+        crop.thumbnail((CROP_SIDE, CROP_SIDE))
+        buf = io.BytesIO()
+        crop.save(buf, format="PNG")
+        out.append(buf.getvalue())
+    return out
+
+
+# --- callbacks -----------------------------------------------------------------------------
+
+def on_read(photo_key: str) -> None:
+    ss = st.session_state
+    upload = ss.get(photo_key)
+    ss.pop(STATE, None)
+    if upload is None:
+        ss["teach_flash"] = ("error", _("Take or choose a photo of the sheet first."))
+        return
+    data = upload.getvalue()
+    try:
+        sheet = read_sheet([data], ss.get("teach_codes") or SHEET_CODES, reader=sheet_reader())
+        shown = crops(data, sheet)
+    except (ValueError, OSError) as exc:
+        ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        return
+    ss[STATE] = {"sheet": sheet, "crops": shown, "rev": ss.get("teach_rev", 0) + 1}
+    ss["teach_rev"] = ss[STATE]["rev"]
+
+
+def on_save(name_key: str) -> None:
+    ss = st.session_state
+    pending = ss.get(STATE)
+    if not pending:
+        return
+    sheet = pending["sheet"]
+    rev = pending["rev"]
+    codes = [ss.get(f"teach_code__{rev}__{i}", t.code) for i, t in enumerate(sheet.tiles)]
+    try:
+        name = check_name(ss.get(name_key) or "")
+        saved = save_sheet(sheet.with_codes(codes), name, data_folder())
+    except (ValueError, OSError) as exc:
+        ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        return
+    ss.pop(STATE, None)
+    ss["teach_gen"] = ss.get("teach_gen", 0) + 1
+    ss["teach_flash"] = ("success", ngettext(
+        "{count} tile taught to set '{name}' ({total} examples now).",
+        "{count} tiles taught to set '{name}' ({total} examples now).",
+        len(codes)).format(count=len(codes), name=saved.name, total=len(saved)))
+    if not tileset.chosen():  # the set just taught is the one the table plays with
+        ledger = ledger_view.open_ledger(data_folder())
+        tileset.remember(ledger, saved.name)
+
+
+def on_delete(name: str) -> None:
+    ss = st.session_state
+    try:
+        delete_set(name, data_folder())
+    except (ValueError, OSError) as exc:
+        ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        return
+    if tileset.chosen() == name:
+        tileset.remember(ledger_view.open_ledger(data_folder()), tileset.NONE)
+    ss["teach_flash"] = ("success", _("Tile set '{name}' deleted.").format(name=name))
+
+
+# --- the page ------------------------------------------------------------------------------
+
+def render() -> None:
+    ss = st.session_state
+    st.subheader(_("Teach the table's tile set"), anchor=False)
+    st.caption(_("Lay the tiles out in these rows, take one photo from above, check the codes, "
+                 "save. Photos are then read with the set, and each hand added to the ledger "
+                 "teaches it more."))
+    st.image(sheet_picture(), width="content")
+    gen = ss.get("teach_gen", 0)
+    name_key = "teach_name"
+    if name_key not in ss:
+        ss[name_key] = tileset.chosen() or ""
+    st.text_input(_("Set name"), key=name_key, max_chars=64, placeholder=_("e.g. Jade"))
+    st.text_input(_("Tiles in the photo, row by row"), key="teach_codes", value=SHEET_CODES,
+                  help=_("Change it if your sheet differs: any tiles, any rows; flowers and "
+                         "seasons are 1f to 8f."))
+    mode = st.segmented_control(_("Photo from"), MODES, key="teach_mode", default="Upload",
+                                required=True, format_func=said(MODES, _),
+                                label_visibility="collapsed")
+    photo_key = f"teach_photo__{gen}"
+    if mode == "Camera":
+        st.camera_input(_("Photo of the sheet"), key=photo_key, label_visibility="collapsed")
+    else:
+        st.file_uploader(_("Photo of the sheet"), key=photo_key, label_visibility="collapsed",
+                         type=["jpg", "jpeg", "png", "webp", "heic", "heif"])
+    st.button(_("Read the sheet"), key="teach_read", icon=":material/grid_view:",
+              on_click=on_read, args=(photo_key,))
+    _flash()
+    _render_found(name_key)
+    render_sets()
+
+
+def _flash() -> None:
+    flash = st.session_state.pop("teach_flash", None)
+    if flash:
+        kind, line = flash
+        (st.success if kind == "success" else st.error)(line)
+
+
+def _render_found(name_key: str) -> None:
+    """Each found tile beside the code it will be stored under, with a menu to fix it."""
+    pending = st.session_state.get(STATE)
+    if not pending:
+        return
+    sheet = pending["sheet"]
+    st.markdown(_("**{count} tiles found** in rows {rows}; the reader alone already reads "
+                  "{agreed} of them right. Fix any code that is wrong, then save.").format(
+        count=len(sheet.tiles), rows=" · ".join(",".join(map(str, r)) for r in sheet.rows),
+        agreed=sheet.agreed))
+    with st.container(horizontal=True, gap="small", key="teach_tiles"):
+        for i, (tile, crop) in enumerate(zip(sheet.tiles, pending["crops"])):
+            with st.container(width=CELL_WIDTH, gap=None):
+                st.image(crop, width=CROP_SIDE)
+                st.selectbox(_("Tile {number}").format(number=i + 1), TILES,
+                             index=TILES.index(tile.code), key=f"teach_code__{pending['rev']}__{i}",
+                             label_visibility="collapsed")
+    st.button(_("Save the set"), key="teach_save", type="primary", icon=":material/save:",
+              on_click=on_save, args=(name_key,))
+
+
+def render_sets() -> None:
+    """The sets in the data folder: examples, when last taught, delete (confirmed)."""
+    st.subheader(_("Tile sets here"), anchor=False)
+    summaries = list_sets(data_folder())
+    if not summaries:
+        st.caption(_("No tile sets yet."))
+    for summary in summaries:
+        with st.container(horizontal=True, vertical_alignment="center", key=f"set__{summary.name}"):
+            if summary.error:
+                st.warning(translate(summary.error))
+            else:
+                when = (i18n.format_datetime(dt.datetime.fromtimestamp(summary.last_taught))
+                        if summary.last_taught else "—")
+                total = sum(summary.examples.values())
+                st.markdown(f"**{literal(summary.name)}** · " + ngettext(
+                    "{count} example of {tiles} tiles", "{count} examples of {tiles} tiles",
+                    total).format(count=total, tiles=len(summary.examples)) + f" · {when}")
+            with st.popover(_("Delete"), icon=":material/delete:"):
+                st.write(_("Delete the tile set '{name}' and all it learnt?").format(
+                    name=summary.name))
+                st.button(_("Delete it"), key=f"delete__{summary.name}", type="primary",
+                          on_click=on_delete, args=(summary.name,))

@@ -1,0 +1,210 @@
+"""The table's tile set on the page: chosen or created from the photo row and remembered,
+photos read with it (a damaged one said in one line and read without), each added hand's
+tiles learnt under their final codes and forgotten on undo, and the Tile sets page that
+teaches a set from a sheet photo, refuses one that does not match, lists and deletes."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from app import edit
+from app.ledger import Ledger
+from app_fixtures import HAND, PAGE, click, table_photo, texts, tile_key, write_model
+from vision.tileset import list_sets, load_set
+
+SHEET = "123456789m 123456789p 123456789s 1234567z 12345678f"
+TEACH_PAGE = """
+import sys
+from app.ui import language, teach
+language.install()
+teach.render()
+"""
+
+
+@pytest.fixture
+def learner_model(tmp_path, monkeypatch):
+    """The stub detector of the page's tests with the committed crop reader behind it (a
+    set learns with the reader's features): it reads the 8 of bamboo of `table_photo` as 9s."""
+    from vision.runtime import DEFAULT_CLASSIFIER_PATH
+    if not DEFAULT_CLASSIFIER_PATH.is_file():
+        pytest.skip("the committed crop reader is not there")
+    monkeypatch.setenv("MAHJONG_LENS_MODEL", str(write_model(tmp_path / "stub.onnx", HAND)))
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER", raising=False)
+    monkeypatch.setenv("MAHJONG_LENS_CONF", "0.25")
+
+
+def menu(at):
+    found = [s for s in at.selectbox if s.key and s.key.startswith("tileset_menu")]
+    assert len(found) == 1
+    return found[0]
+
+
+def new_set(at, name: str):
+    menu(at).set_value("\x00new").run()
+    at.text_input(key="tileset_new").set_value(name).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def upload(at, data: bytes):
+    at.file_uploader[0].set_value(("hand.jpg", data, "image/jpeg")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_new_set_is_created_chosen_and_remembered_for_the_night(learner_model, page, data_dir):
+    new_set(page, "Jade")
+    assert [s.name for s in list_sets(data_dir)] == ["Jade"]
+    assert page.session_state["tileset"] == "Jade" and menu(page).value == "Jade"
+    assert Ledger(data_dir).setting("tileset") == "Jade"
+    from streamlit.testing.v1 import AppTest
+    again = AppTest.from_file(PAGE, default_timeout=30)  # another phone at the table
+    again.run()
+    assert menu(again).value == "Jade"
+    menu(again).set_value("").run()
+    assert Ledger(data_dir).setting("tileset") == ""
+
+
+@pytest.mark.parametrize("name, said", [
+    ("../x", "is not a tile set name"),
+    ("a/b", "is not a tile set name"),
+    (" ", "a tile set needs a name"),
+])
+def test_a_bad_set_name_is_one_line_and_creates_nothing(stub_model, page, data_dir, name, said):
+    new_set(page, name)
+    errors = [e.value for e in page.error]
+    assert len(errors) == 1 and said in errors[0] and "\n" not in errors[0]
+    assert not (data_dir / "tilesets").exists() and page.session_state["tileset"] == ""
+
+
+def test_a_damaged_set_is_said_in_one_line_and_the_photo_read_without_it(learner_model, page,
+                                                                         data_dir):
+    (data_dir / "tilesets").mkdir(parents=True)
+    (data_dir / "tilesets" / "Broken.npz").write_bytes(b"not a set at all")
+    page.run()
+    menu(page).set_value("Broken").run()
+    upload(page, table_photo())
+    said = [w.value for w in page.warning]
+    assert any("Read without the tile set" in w and "is damaged" in w for w in said), said
+    assert len(page.session_state["drafts"]["win"].codes()) == 14  # read all the same
+
+
+def test_a_photo_is_read_again_when_the_set_changes(learner_model, page, data_dir):
+    upload(page, table_photo())
+    before = page.session_state["photo_ids"]["win"]
+    new_set(page, "Jade")
+    after = page.session_state["photo_ids"]["win"]
+    assert before.endswith("|") and "|Jade@" in after  # read again, with the set
+
+
+def _fix_and_add(at):
+    """The misread 8 of bamboo fixed with two taps, self-drawn, added to the ledger."""
+    hand = [s.code for s in at.session_state["drafts"]["win"].hand]
+    click(at, tile_key(at, "win", "hand", hand.index("9s")))
+    click(at, "pal__8s__win")
+    at.pills(key="how__0__0").set_value(1).run()
+    click(at, "ledger_add")
+    return at
+
+
+def test_an_added_hand_teaches_the_set_its_corrected_tiles_and_undo_forgets_them(
+        learner_model, page, data_dir):
+    new_set(page, "Jade")
+    upload(page, table_photo())
+    _fix_and_add(page)
+    assert "14 tiles added to set 'Jade'." in texts(page)
+    stored = load_set("Jade", data_dir)
+    assert sorted(stored.codes) == sorted(HAND) and set(stored.sources) == {"hand:1"}
+    assert sum(list_sets(data_dir)[0].examples.values()) == 14
+    click(page, "undo")
+    assert len(load_set("Jade", data_dir)) == 0
+
+
+def test_a_typed_hand_teaches_nothing(learner_model, page, data_dir):
+    new_set(page, "Jade")
+    page.segmented_control(key="mode__win").set_value("Manual").run()
+    page.text_input(key="notation__win__0").set_value("123m456p789sEEESS").run()
+    page.pills(key="how__0__0").set_value(1).run()
+    click(page, "ledger_add")
+    assert "In the ledger as hand 1" in texts(page) and "added to set" not in texts(page)
+    assert len(load_set("Jade", data_dir)) == 0
+
+
+@pytest.mark.parametrize("slots, learnt", [
+    ((edit.Slot("1m", 0.9, (1, 2, 3, 4)), edit.Slot("2m")), ["1m"]),       # from the palette
+    ((edit.Slot("back", 0.9, (1, 2, 3, 4)), edit.Slot("3p", None, (5, 6, 7, 8))), ["3p"]),
+])
+def test_only_tiles_from_the_photo_are_learnt(slots, learnt):
+    from app.ui.tileset import boxed_tiles
+    codes, boxes = boxed_tiles(edit.Draft(hand=slots))
+    assert codes == learnt and len(boxes) == len(learnt)
+
+
+def test_a_fixed_tile_keeps_its_box_and_compares_by_code():
+    draft = edit.Draft(hand=(edit.Slot("9s", 0.3, (1.0, 2.0, 3.0, 4.0)),))
+    fixed = edit.replace_tile(draft, "hand", 0, "8s")
+    assert fixed.hand[0].box == (1.0, 2.0, 3.0, 4.0) and fixed.hand[0] == edit.Slot("8s")
+    assert edit.confirm_all(draft).hand[0].box == (1.0, 2.0, 3.0, 4.0)
+
+
+# --- the Tile sets page ---------------------------------------------------------------------
+
+@pytest.fixture
+def sheet_png():
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.runtime import DEFAULT_CLASSIFIER_PATH, DEFAULT_MODEL_PATH
+    if not (DEFAULT_MODEL_PATH.is_file() and DEFAULT_CLASSIFIER_PATH.is_file()):
+        pytest.skip("the committed models are not there")
+    rgb, _, _ = lay_out(SHEET_ROWS, scale=0.8, seed=0)
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def teach_page(data_dir, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+    monkeypatch.delenv("MAHJONG_LENS_MODEL", raising=False)
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER", raising=False)
+    at = AppTest.from_string(TEACH_PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _read_sheet(at, png: bytes, codes: str = SHEET, name: str = "Jade"):
+    at.text_input(key="teach_name").set_value(name)
+    at.text_input(key="teach_codes").set_value(codes)
+    at.file_uploader[0].set_value(("sheet.png", png, "image/png")).run()
+    click(at, "teach_read")
+    return at
+
+
+def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_png, data_dir):
+    at = _read_sheet(teach_page, sheet_png)
+    cells = [s for s in at.selectbox if s.key.startswith("teach_code__")]
+    assert len(cells) == 42 and "42 tiles found" in texts(at)
+    assert [c.value for c in cells[:9]] == [f"{n}m" for n in range(1, 10)]
+    cells[0].set_value("2m").run()  # the player's fix is what is stored
+    click(at, "teach_save")
+    assert "42 tiles taught to set 'Jade'" in texts(at)
+    stored = load_set("Jade", data_dir)
+    assert len(stored) == 42 and stored.codes.count("2m") == 2 and "1m" not in stored.codes
+    assert "Jade" in texts(at) and "42 examples of 41 tiles" in texts(at)
+    assert at.session_state["tileset"] == "Jade"  # the set just taught is the night's set
+    at.button(key="delete__Jade").click().run()
+    assert list_sets(data_dir) == [] and "Tile set 'Jade' deleted." in texts(at)
+
+
+def test_a_sheet_that_does_not_match_is_refused_in_one_line(teach_page, sheet_png, data_dir):
+    at = _read_sheet(teach_page, sheet_png, codes=SHEET.replace("12345678f", "1234567f"))
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "\n" not in errors[0]
+    assert errors[0].startswith("found 42 tiles in 5 rows (9,9,9,7,8), CODES has 41")
+    assert not keys_of(at, "teach_save") and not (data_dir / "tilesets").exists()
+
+
+def keys_of(at, prefix: str) -> list[str]:
+    return [b.key for b in at.button if b.key and b.key.startswith(prefix)]
