@@ -129,4 +129,9 @@ def test_a_phone_in_the_players_language(server, browser, locale):
         expander.click()
         settle(page)
     assert _overflow(page) == []
+    page.goto(server + "practice")  # the Practice page, in the language remembered for the table
+    settle(page)
+    page.locator(".st-key-phand").wait_for(timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-{locale[:2]}-practice.png"))
+    assert _overflow(page) == []
     context.close()
