@@ -99,3 +99,18 @@ def test_the_practice_page_in_each_language(lang, turn, discard):
     assert discard in at.button(key="pdiscard").label
     at.button(key="pdiscard").click().run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+TEACH = "from app.ui import language, teach\nlanguage.install()\nteach.render()"
+
+
+@pytest.mark.parametrize("lang, heading", [
+    ("pl", "Naucz zestawu kamieni stołu"), ("uk", "Навчити набору плиток столу"),
+    ("de", "Den Steinsatz des Tisches beibringen"), ("zh", "教识别器认这桌的牌"),
+])
+def test_the_tile_set_page_in_each_language(data_dir, lang, heading):
+    at = AppTest.from_string(TEACH, default_timeout=60)
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.value for s in at.subheader][:1] == [heading]
