@@ -134,4 +134,8 @@ def test_a_phone_in_the_players_language(server, browser, locale):
     page.locator(".st-key-phand").wait_for(timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / f"i18n-{locale[:2]}-practice.png"))
     assert _overflow(page) == []
+    page.goto(server + "tilesets")  # the tile-set page
+    settle(page)
+    page.locator("[data-testid=stHeading]").first.wait_for(timeout=30_000)
+    assert _overflow(page) == []
     context.close()
