@@ -194,3 +194,16 @@ def test_batch_lines_add_name_local_only_with_lang(capsys, monkeypatch, extra, l
     assert all(("name_local" in f) == local for f in fans)
     if local:
         assert fans[0]["name_local"] == "Усі термінали й почесні" and fans[0]["name"] == "All Terminals and Honors"
+
+
+def test_app_lang_becomes_the_pages_fallback_language(monkeypatch, capsys):
+    seen = {}
+
+    def execve(path, cmd, env):
+        seen.update(env)
+        raise SystemExit(0)
+    monkeypatch.setattr("os.execve", execve)
+    with pytest.raises(SystemExit):
+        main(["app", "--server.address", "127.0.0.1", "--lang", "pl"])
+    assert seen["MAHJONG_LENS_LANG"] == "pl"
+    assert "tylko na 127.0.0.1" in capsys.readouterr().out  # what it listens on, in Polish
