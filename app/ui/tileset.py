@@ -31,6 +31,7 @@ FOLDER_KEY = "data_folder"  # the data folder, for the callbacks and the photo p
 NONE = ""
 NEW = "\x00new"       # the menu's "New tile set…" (never a set name)
 ERRORS = (ValueError, OSError)
+MENU_WIDTH = 120  # beside Camera · Upload · Manual on one line of a phone (390 px)
 
 
 def one_line(exc: BaseException) -> str:
@@ -237,7 +238,7 @@ def render_choice(ledger: Ledger | str) -> None:
     labels = {NONE: _("No tile set"), NEW: _("New tile set…")}
     st.selectbox(_("Tile set"), options, index=options.index(current), key=key,
                  format_func=lambda n: labels.get(n, n), on_change=on_choose, args=(ledger, key),
-                 label_visibility="collapsed", width=150,
+                 label_visibility="collapsed", width=MENU_WIDTH,
                  help=_("The table's own tiles: photos are read with this set, and each hand "
                         "added to the ledger teaches it."))
 
