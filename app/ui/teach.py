@@ -30,8 +30,10 @@ from .literal import literal
 SHEET_ROWS = ("123456789m", "123456789p", "123456789s", "1234567z", "12345678f")
 SHEET_CODES = " ".join(SHEET_ROWS)
 MODES = (N_("Camera"), N_("Upload"))
-CROP_SIDE = 64      # a found tile as shown beside its code
-CELL_WIDTH = 76
+CROP_SIDE = 56      # a found tile as shown above its code: four to a row on a phone
+CELL_WIDTH = 76      # its code menu still shows the code whole ("1m")
+# a tile the reader alone reads as another code is framed in the page's doubtful orange
+CSS = '<style>div[class*="st-key-teach_cell__dbt"] img { outline: 3px solid #ff8c00; }</style>'
 STATE = "teach"     # {"sheet": Sheet, "image": bytes} while a read sheet waits to be saved
 
 
@@ -194,9 +196,13 @@ def _render_found(name_key: str) -> None:
                   "{agreed} of them right. Fix any code that is wrong, then save.").format(
         count=len(sheet.tiles), rows=" · ".join(",".join(map(str, r)) for r in sheet.rows),
         agreed=sheet.agreed))
+    if sheet.agreed < len(sheet.tiles):
+        st.caption(_("Framed in orange: the reader alone reads these as another tile."))
+    st.html(CSS)
     with st.container(horizontal=True, gap="small", key="teach_tiles"):
         for i, (tile, crop) in enumerate(zip(sheet.tiles, pending["crops"])):
-            with st.container(width=CELL_WIDTH, gap=None):
+            flag = "dbt" if tile.read_as != tile.code else "ok"
+            with st.container(width=CELL_WIDTH, gap=None, key=f"teach_cell__{flag}__{i}"):
                 st.image(crop, width=CROP_SIDE)
                 st.selectbox(_("Tile {number}").format(number=i + 1), TILES,
                              index=TILES.index(tile.code), key=f"teach_code__{pending['rev']}__{i}",

@@ -186,6 +186,7 @@ def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_p
     at = _read_sheet(teach_page, sheet_png)
     cells = [s for s in at.selectbox if s.key.startswith("teach_code__")]
     assert len(cells) == 42 and "42 tiles found" in texts(at)
+    assert "Framed in orange" in texts(at)  # the flowers the reader alone misreads
     assert [c.value for c in cells[:9]] == [f"{n}m" for n in range(1, 10)]
     cells[0].set_value("2m").run()  # the player's fix is what is stored
     click(at, "teach_save")
