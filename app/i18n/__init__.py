@@ -2,10 +2,11 @@
 
 Messages come from gettext catalogues in `app/locale/<lang>/LC_MESSAGES/messages.mo`
 (compiled from the `.po` files beside them; `python -m app.i18n.catalog` extracts, updates
-and compiles them with Babel). The language is held in a context variable, never in the
-process: a page server renders each browser's run in its own thread, so one player's
-Polish never leaks into another's Chinese. `with using("pl"):` sets it for a block; `_`,
-`ngettext`, `pgettext` read it.
+and compiles them with Babel). The language is never the process's: a page server renders
+each browser's run in its own thread, so one player's Polish must not leak into another's
+Chinese. `with using("pl"):` sets it for a block (a context variable); outside one, the
+page's browser session answers (`set_fallback`, installed by `app.ui.language`); else
+English. `_`, `ngettext`, `pgettext` read it.
 
 Numbers, dates and signed amounts are written with Babel's data for each language's
 country (`format_number`, `format_amount`, `format_date`); `csv_format` says which field
