@@ -170,3 +170,14 @@ def test_the_page_editors_messages_are_recognised_and_translated():
         assert messages.match(text) is not None, text
         with i18n.using("uk"):
             assert messages.translate(text) != text
+
+
+def test_a_blocks_language_comes_first_then_the_fallback_then_english(monkeypatch):
+    monkeypatch.setattr(i18n, "_fallback", None)
+    assert i18n.current() == "en"
+    i18n.set_fallback(lambda: "de")
+    assert i18n.current() == "de" and i18n._("Score") == "Wertung"
+    with i18n.using("pl"):
+        assert i18n.current() == "pl"
+    i18n.set_fallback(lambda: "xx")  # an unknown answer is English, not an error
+    assert i18n.current() == "en"
