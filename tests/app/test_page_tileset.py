@@ -122,6 +122,33 @@ def test_an_added_hand_teaches_the_set_its_corrected_tiles_and_undo_forgets_them
     assert len(load_set("Jade", data_dir)) == 0
 
 
+BAMBOO = ["1s", "1s", "1s", "2s", "3s", "4s", "5p", "6p", "7p", "1z", "1z", "1z", "2z", "2z"]
+
+
+@pytest.fixture
+def bamboo_model(learner_model, tmp_path, monkeypatch):
+    """The stub detector finding the tiles of `table_photo(BAMBOO)`: the crop reader alone
+    reads this set's 1 of bamboo (a bird-less stick) as the 3 of dots."""
+    monkeypatch.setenv("MAHJONG_LENS_MODEL", str(write_model(tmp_path / "bamboo.onnx", BAMBOO)))
+
+
+def test_a_photo_read_with_the_chosen_set_reads_what_the_reader_alone_misreads(
+        bamboo_model, page, data_dir):
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.tileset import TileSet, save_set, taught_refiner
+    rgb, boxes, codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)  # the set's sheet, its true boxes
+    reader = taught_refiner()
+    seen = reader.features(rgb, boxes)
+    save_set(TileSet("Jade", reader.probe()).add(codes, seen.features, seen.turned, "sheet"),
+             data_dir)
+    upload(page, table_photo(BAMBOO))
+    assert page.session_state["drafts"]["win"].codes().count("3p") == 3  # without a set
+    page.run()
+    menu(page).set_value("Jade").run()  # the same photo, read again with the set
+    assert sorted(page.session_state["drafts"]["win"].codes()) == sorted(BAMBOO)
+    assert not page.warning or all("tile set" not in w.value for w in page.warning)
+
+
 def test_a_typed_hand_teaches_nothing(learner_model, page, data_dir):
     new_set(page, "Jade")
     page.segmented_control(key="mode__win").set_value("Manual").run()
