@@ -43,8 +43,12 @@ def _read(who: str, upload) -> None:
     # read again when the chosen tile set changes (chosen, taught, learnt a hand)
     photo_id = hashlib.sha1(data).hexdigest() + "|" + tileset.version(tileset.folder())
     ss = st.session_state
-    if ss["photo_ids"].get(who) == photo_id:
+    previous = ss["photo_ids"].get(who, "")
+    if previous == photo_id:
         return
+    # the same photo read again for another set, after the player fixed its tiles: the fixes stay
+    fixed = (previous.split("|")[0] == photo_id.split("|")[0]
+             and state.draft(who) != ss.get("read_drafts", {}).get(who))
     ss["photo_ids"] = {**ss["photo_ids"], who: photo_id}
     found = reader()
     if isinstance(found, str):
@@ -55,8 +59,9 @@ def _read(who: str, upload) -> None:
     with st.spinner(_("Reading the tiles…")):
         result = recognise.recognise(data, found, keep_photo=tileset.chosen() is not None)
     ss["recog"] = {**ss["recog"], who: result}
-    if isinstance(result, recognise.Recognition):
+    if isinstance(result, recognise.Recognition) and not fixed:
         state.set_draft(who, edit.from_layout(result.layout))
+        ss["read_drafts"] = {**ss.get("read_drafts", {}), who: state.draft(who)}
         ss["sel"] = None
         ss["target"] = {**ss["target"], who: edit.HAND}
 

@@ -99,6 +99,17 @@ def test_a_photo_is_read_again_when_the_set_changes(learner_model, page, data_di
     assert before.endswith("|") and "|Jade@" in after  # read again, with the set
 
 
+def test_choosing_a_set_after_fixing_a_tile_keeps_the_fix(learner_model, page, data_dir):
+    upload(page, table_photo())
+    hand = [s.code for s in page.session_state["drafts"]["win"].hand]
+    click(page, tile_key(page, "win", "hand", hand.index("9s")))
+    click(page, "pal__8s__win")
+    new_set(page, "Jade")
+    assert "|Jade@" in page.session_state["photo_ids"]["win"]  # read again, with the set
+    assert sorted(page.session_state["drafts"]["win"].codes()) == sorted(HAND)  # fix kept
+    assert page.session_state["recog"]["win"].photo is not None  # to learn from on Add
+
+
 def _fix_and_add(at):
     """The misread 8 of bamboo fixed with two taps, self-drawn, added to the ledger."""
     hand = [s.code for s in at.session_state["drafts"]["win"].hand]
