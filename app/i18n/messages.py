@@ -98,6 +98,8 @@ TEMPLATES: tuple[str, ...] = (
     N_("rejected {hand} (geometry {score})"),
     N_("{n} flower/season tiles read as another player's ({tiles})"),
     N_("{n} tiles read as not part of the hand"),
+    N_("reading {said} (the reader's next guess) makes a complete hand: {hand}"),
+    N_("{n} doubtful tiles left out to make a complete hand"),
     # a win condition the tiles rule out (scoring.rules.flags)
     N_("kong: no kong was declared, so no replacement tile"),
     N_("kong: the winner holds a copy of the tile, so it cannot be a robbed kong"),

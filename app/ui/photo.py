@@ -138,6 +138,14 @@ def read_line(tiles: int, seconds: float, doubtful: int) -> str:
     return read
 
 
+def reread_words(said: str) -> str:
+    """The layout's '9p as 6p, 1m as 7m' (what a reading changes) in the player's language."""
+    pairs = [part.split(" as ") for part in said.split(", ")]
+    if not all(len(p) == 2 for p in pairs):
+        return said
+    return ", ".join(_("{tile} as {other}").format(tile=a, other=b) for a, b in pairs)
+
+
 def _other_readings(who: str, layout) -> None:
     """The complete hands the layout rejected (a pung or a kong with its fourth tile on top,
     a set of the row or of the concealed tiles), and, when the tiles as read make no hand,
@@ -149,6 +157,6 @@ def _other_readings(who: str, layout) -> None:
     title = _("Complete hands close to what was read") if incomplete else _("Other ways to read these tiles")
     with st.expander(title, expanded=incomplete):
         for i, notation in enumerate(layout.alternatives[:3]):
-            label = f"{notation}  ({changed[notation]})" if notation in changed else notation
+            label = f"{notation}  ({reread_words(changed[notation])})" if notation in changed else notation
             st.button(label, key=f"reading__{who}__{i}", on_click=state.on_reading,
                       args=(who, notation), icon=":material/swap_horiz:")

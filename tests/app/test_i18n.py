@@ -181,3 +181,28 @@ def test_a_blocks_language_comes_first_then_the_fallback_then_english(monkeypatc
         assert i18n.current() == "pl"
     i18n.set_fallback(lambda: "xx")  # an unknown answer is English, not an error
     assert i18n.current() == "en"
+
+
+@pytest.mark.parametrize("said, lang, want", [
+    ("9p as 6p, 1m as 7m", "de", "9p als 6p, 1m als 7m"),
+    ("9p as 6p", "zh", "9p 读作 6p"),
+    ("9p as 6p", "en", "9p as 6p"),
+    ("something else", "pl", "something else"),
+])
+def test_what_another_reading_changes_is_said_in_the_language(said, lang, want):
+    from app.ui.photo import reread_words
+    with i18n.using(lang):
+        assert reread_words(said) == want
+
+
+@pytest.mark.parametrize("note", [
+    "reading 9p as 6p (the reader's next guess) makes a complete hand: 123m456p789s123pEE",
+    "2 doubtful tiles left out to make a complete hand",
+    "no complete hand in the tiles read: 12 tiles, counting a kong as 3, in 1 declared sets; "
+    "check the 2 marked doubtful",
+    "3 tiles read as not part of the hand",
+])
+def test_the_layouts_notes_are_translated(note):
+    from app.i18n import messages
+    with i18n.using("pl"):
+        assert messages.translate(note) != note
