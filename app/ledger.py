@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring.payments import SEATS
+from vision.runtime import data_dir
 
 SCHEMA_VERSION = 2
 FILE_NAME = "ledger.sqlite3"
-ENV_DATA = "MAHJONG_LENS_DATA"
 DEFAULT_NAMES = ("East", "South", "West", "North")
 
 SCHEMA = """
@@ -81,12 +81,6 @@ _NO_WRITE = ("readonly", "read-only", "disk is full", "unable to open", "disk i/
 
 class LedgerError(ValueError):
     """The ledger cannot be used or the change was refused; one line for the player."""
-
-
-def data_dir(flag: str | os.PathLike | None = None) -> Path:
-    """The data folder: the flag, else $MAHJONG_LENS_DATA, else ~/.mahjong-lens."""
-    chosen = flag or os.environ.get(ENV_DATA) or Path.home() / ".mahjong-lens"
-    return Path(chosen).expanduser()
 
 
 @dataclass(frozen=True)

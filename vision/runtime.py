@@ -9,6 +9,7 @@ sets a variable before building a reader gets what it set. A bad value is a one-
     MAHJONG_LENS_CONF        another operating confidence, 0..1 (fewer misses: lower)
     MAHJONG_LENS_GLYPHS      another glyph reader for flowers and seasons, or "none"
     MAHJONG_LENS_STACKING    another stack classifier, or "none": kongs judged by the boxes
+    MAHJONG_LENS_DATA        the data folder (the ledger and the tile sets; ~/.mahjong-lens)
 
 `cpu_session` is how every model of the app is run.
 """
@@ -29,6 +30,7 @@ CLASSIFIER_ENV = "MAHJONG_LENS_CLASSIFIER"
 CONF_ENV = "MAHJONG_LENS_CONF"
 GLYPH_ENV = "MAHJONG_LENS_GLYPHS"
 STACK_ENV = "MAHJONG_LENS_STACKING"
+DATA_ENV = "MAHJONG_LENS_DATA"
 # the variables that change how a photo is read, besides the detector's path
 READER_ENV = (CLASSIFIER_ENV, CONF_ENV)
 
@@ -95,3 +97,10 @@ def cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
+
+
+def data_dir(flag: str | os.PathLike | None = None) -> Path:
+    """The data folder (the ledger, the tile sets): the flag, else $MAHJONG_LENS_DATA, else
+    ~/.mahjong-lens."""
+    chosen = flag or os.environ.get(DATA_ENV) or Path.home() / ".mahjong-lens"
+    return Path(chosen).expanduser()

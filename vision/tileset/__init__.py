@@ -7,7 +7,7 @@ those examples (reader.py); a class the set has no example of is read as before.
 
 API for the page and the commands (all errors are `TileSetError`, a ValueError with one line):
 
-Sets on disk (`data`: the data folder, as app.ledger.data_dir: --data-dir,
+Sets on disk (`data`: the data folder, as vision.runtime.data_dir: --data-dir,
 $MAHJONG_LENS_DATA, ~/.mahjong-lens; the sets live in its `tilesets/`):
     check_name(name) -> str                       a name, never a path
     list_sets(data=None) -> list[SetSummary]      name, examples per class, last_taught, error

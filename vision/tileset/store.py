@@ -1,7 +1,7 @@
 """A table's tile set on disk: the reader's feature vectors of the set's own tiles, per class.
 
 One file per set, `<data folder>/tilesets/<name>.npz` (the data folder of the ledger:
-app.ledger.data_dir). Each example is one tile: its code, the reader's features of its crop
+vision.runtime.data_dir). Each example is one tile: its code, the reader's features of its crop
 as cut and turned 180° (a hand's tile may lie either way up), each at a few sizes (the tile
 as photographed and shrunk, vision/tileset/reader.py VIEW_SIDES), where it came from (`source`:
 "sheet" for a taught photo, "hand:<id>" for a hand added to the ledger) and when. The file
@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.tiles import TILES
+from vision.runtime import data_dir
 
 FOLDER = "tilesets"
 SUFFIX = ".npz"
@@ -53,8 +54,6 @@ def check_name(name: str) -> str:
 def sets_folder(data: str | os.PathLike | None = None) -> Path:
     """Where the sets live: `tilesets` in the data folder (--data-dir, $MAHJONG_LENS_DATA,
     ~/.mahjong-lens)."""
-    from app.ledger import data_dir  # the one rule for the data folder
-
     return data_dir(data) / FOLDER
 
 
