@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.tileset import store
-from vision.tileset.reader import Bank, Blend, blend
+from vision.tileset.reader import DEFAULT_BLEND, Bank, Blend, blend
 from vision.tileset.sheet import match_photo, merge_inside, parse_codes, rows_of
 from vision.tileset.store import (
     MAX_PER_CLASS,
@@ -251,6 +251,44 @@ def test_a_taught_set_reads_the_tiles_it_misread_before(reader_refiner):
     after = TaughtClassifier(reader_refiner.base, tileset).refine(rgb, finder_boxes(boxes)).codes
     assert before != codes  # the flowers and the 1 of bamboo are misread untaught
     assert after == codes
+
+
+@pytest.mark.parametrize("how", [
+    Blend(copy_level=0.9, copy_temperature=0.01),
+    # the shipped blend keeps the near-copy gain off: on the development designs it cost F1
+    # and fixed nothing on the development nights (the `copies` rule, datasets/eval/tileset.py)
+    pytest.param(DEFAULT_BLEND, marks=pytest.mark.xfail(
+        strict=True, reason="the shipped blend moves probability among taught classes only")),
+])
+def test_a_tile_corrected_once_is_read_right_next_time(reader_refiner, how):
+    """The reader reads this set's 8 of bamboo as 9s (9s untaught); the player fixes it on one
+    photo, and on the next photo of the table the 8 of bamboo is read as 8s, the 9s still 9s."""
+    from tests.vision.tileset_art import lay_out
+    from vision.tileset.reader import TaughtClassifier
+
+    hand = ("123m", "456p", "789s", "11122z")
+    rgb, boxes, codes = lay_out(hand, scale=0.7, table=(30, 100, 60), seed=1)
+    fixed = codes.index("8s")
+    seen = reader_refiner.features(rgb, boxes[fixed:fixed + 1])
+    tileset = TileSet("night", reader_refiner.probe()).add(["8s"], seen.features, seen.turned,
+                                                           "hand:1")
+    rgb, boxes, codes = lay_out(hand, scale=0.75, table=(40, 110, 60), seed=5)
+    before = TaughtClassifier(reader_refiner.base, None).refine(rgb, finder_boxes(boxes)).codes
+    after = TaughtClassifier(reader_refiner.base, tileset, how).refine(rgb,
+                                                                     finder_boxes(boxes)).codes
+    assert before[fixed] == "9s"
+    assert after == codes
+
+
+def test_a_near_copy_outweighs_an_untaught_class_and_a_far_tile_is_left_alone():
+    tileset = TileSet("t", unit(1)).add(["1f"], [unit(1)], [unit(1)], "sheet")
+    probs = np.array([[0.0, 0.0, 0.0, 0.002, 0.998],    # a copy of the 1f example
+                      [0.0, 0.0, 0.0, 0.002, 0.998]], np.float32)  # like it, not a copy
+    seen = np.stack([unit(1, 0.05), unit(1, 0.5)])  # cosines 0.999 and 0.89
+    out = blend(probs, seen, Bank(tileset, NAMES), Blend(copy_level=0.9, copy_temperature=0.01))
+    assert out.argmax(axis=1).tolist() == [3, 4]
+    np.testing.assert_array_equal(out[1], probs[1])  # not close: exactly as before
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-5)
 
 
 def test_features_come_with_the_probabilities_of_the_same_call(reader_refiner):

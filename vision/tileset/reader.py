@@ -56,6 +56,14 @@ class Blend:
     # datasets/eval/tileset.py: 0, 0.85, 0.9 and 1.01 tied on development nights, and the
     # tie goes to the one that moves fewest tiles.
     near_copy: float = 1.01
+    # After that, a product of experts (the `copies` rule of datasets/eval/tileset.py):
+    # P(c) proportional to p(c) exp(max(s_c - copy_level, 0) / copy_temperature), s_c the
+    # best similarity to class c's examples and copy_level for a class with no example. A
+    # near-copy of an example (a tile the player corrected) outweighs the reader on every
+    # class, untaught ones too; a tile close to no example is left as the blend read it.
+    # Above 1: no tile is a near-copy.
+    copy_level: float = 1.01
+    copy_temperature: float = 0.01
 
 
 DEFAULT_BLEND = Blend()
@@ -119,7 +127,23 @@ def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
     kept[:, bank.classes] = mass * ((1.0 - how.weight) * within
                                     + how.weight * (q[:, :-1] + q[:, -1:] * within))
     near = sim.max(axis=1, keepdims=True) >= how.near_copy
-    return np.where(near, anywhere, kept).astype(probs.dtype)
+    return copies(np.where(near, anywhere, kept).astype(probs.dtype), sim, bank.classes, how)
+
+
+def copies(probs: np.ndarray, sim: np.ndarray, classes: np.ndarray, how: Blend) -> np.ndarray:
+    """The near-copy product of experts of `Blend.copy_level`; rows with no similarity above
+    the level are returned bit for bit."""
+    gain = np.maximum(sim - how.copy_level, 0.0) / how.copy_temperature
+    close = gain.max(axis=1) > 0
+    if not close.any():
+        return probs
+    out = probs.copy()
+    # in log space: a reader probability of 1e-6 times a large gain stays finite
+    logp = np.log(np.maximum(probs[close].astype(np.float64), 1e-12))
+    logp[:, classes] += gain[close]
+    mixed = np.exp(logp - logp.max(axis=1, keepdims=True))
+    out[close] = mixed / mixed.sum(axis=1, keepdims=True)
+    return out
 
 
 @dataclass(frozen=True)
