@@ -69,6 +69,14 @@ def write_model(path: Path, codes=HAND, confidences=None) -> Path:
                             names=list(VISION_CLASSES))
 
 
+def write_misread_model(path: Path) -> Path:
+    """A stub reading `table_photo()` with the 6th tile (6p) as 9p at low confidence, as a
+    real misread would be."""
+    codes, confidences = list(HAND), [0.92] * len(HAND)
+    codes[5], confidences[5] = "9p", 0.31
+    return write_model(path, codes, confidences)
+
+
 # --- AppTest helpers ----------------------------------------------------------------------
 
 def keys(at, prefix: str) -> list[str]:

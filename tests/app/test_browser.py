@@ -15,89 +15,25 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from app_fixtures import table_photo
+from browser_fixtures import ARTIFACTS, IDLE, settle, shot, stub_env, upload
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts" / "browser"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
-
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
-def server(tmp_path, stub_model):
-    port = _free_port()
-    env = {**os.environ, "MAHJONG_LENS_MODEL": os.environ.get("MAHJONG_LENS_BROWSER_MODEL") or str(stub_model),
-           "MAHJONG_LENS_CLASSIFIER": "none" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else "",
-           "MAHJONG_LENS_CONF": "0.25" if not os.environ.get("MAHJONG_LENS_BROWSER_MODEL") else "",
-           "HOME": str(tmp_path / "home")}  # the ledger in its usual place, as a user sees it
-    log = open(tmp_path / "server.log", "wb")
-    data = tmp_path / "home" / ".mahjong-lens"
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
-                             "--server.address", "127.0.0.1", "--data-dir", str(data)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(120):
-            try:
-                with urllib.request.urlopen(url + "_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"the app exited: {(tmp_path / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.25)
-        else:
-            pytest.fail("the app did not start in 30 s")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-def settle(page, timeout=30_000):
-    """Wait until the script has run after an action (it may take a moment to start)."""
-    page.wait_for_timeout(150)
-    page.wait_for_selector(IDLE, timeout=timeout)
-    page.wait_for_timeout(100)
-    page.wait_for_selector(IDLE, timeout=timeout)
-
-
-def shot(page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def upload(page, data: bytes):
-    page.locator("input[type=file]").first.set_input_files(
-        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": data}])
+def server(app_server, stub_model):
+    """A server of its own (the ledger, fresh, in its usual place, as a user sees it): the
+    stub, or the real model named by MAHJONG_LENS_BROWSER_MODEL."""
+    real = os.environ.get("MAHJONG_LENS_BROWSER_MODEL")
+    env = ({"MAHJONG_LENS_MODEL": real, "MAHJONG_LENS_CLASSIFIER": "", "MAHJONG_LENS_CONF": ""}
+           if real else stub_env(stub_model))
+    return app_server(env)
 
 
 def score_shown(page, timeout=30_000):
@@ -106,16 +42,8 @@ def score_shown(page, timeout=30_000):
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
-def test_upload_fix_score_add_reload(server, browser):
-    page = browser.new_page(viewport={"width": 412, "height": 3600}, device_scale_factor=1)
+def test_upload_fix_score_add_reload(server, new_page):
+    page = new_page(viewport={"width": 412, "height": 3600}, device_scale_factor=1)
     page.goto(server)
     settle(page)
     for seat, name in zip("ESWN", ("Ann", "Bo", "Cy", "Di")):
@@ -180,10 +108,10 @@ def _timing_photo(i: int) -> bytes:
 
 @pytest.mark.skipif(not os.environ.get("MAHJONG_LENS_BROWSER_MODEL"),
                     reason="times a real model only (MAHJONG_LENS_BROWSER_MODEL)")
-def test_upload_to_score_time_median_of_five(server, browser):
+def test_upload_to_score_time_median_of_five(server, new_page):
     """From handing the file to the page to the score section showing that photo's result
     (a fresh browser session each time, so nothing is cached between runs)."""
-    page = browser.new_page(viewport={"width": 412, "height": 1600})
+    page = new_page(viewport={"width": 412, "height": 1600})
     times = []
     for i in range(5):
         page.goto(server)

@@ -4,31 +4,13 @@ from a photo, fixed and scored, and no long label makes the page wider than the 
 Screenshots go to artifacts/browser/i18n-<lang>.png."""
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
 
 from app_fixtures import table_photo
+from browser_fixtures import ARTIFACTS, settle, upload
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts" / "browser"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 WIDTH = 390
-
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
 
 # per browser language: what the page must say once the hand is fixed and scored
 CASES = {
@@ -36,53 +18,6 @@ CASES = {
     "de-DE": ("Gemischte Straße", "gültige Hand", "In die Abrechnung"),
     "zh-CN": ("花龙", "有效和牌", "记入账本"),
 }
-
-
-@pytest.fixture
-def server(tmp_path, stub_model):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "HOME": str(tmp_path / "home")}
-    log = open(tmp_path / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
-                             "--server.address", "127.0.0.1", "--data-dir", str(tmp_path / "data")],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(url + "_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the app did not start: {(tmp_path / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.25)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
-def settle(page, timeout=30_000):
-    page.wait_for_timeout(150)
-    page.wait_for_selector(IDLE, timeout=timeout)
-    page.wait_for_timeout(100)
-    page.wait_for_selector(IDLE, timeout=timeout)
 
 
 def _overflow(page) -> list[str]:
@@ -102,15 +37,16 @@ def _overflow(page) -> list[str]:
 
 
 @pytest.mark.parametrize("locale", list(CASES))
-def test_a_phone_in_the_players_language(server, browser, locale):
+def test_a_phone_in_the_players_language(shared_server, new_page, locale):
+    """One server for every language: none is chosen on the page, so its ledger remembers
+    none and the browser's language decides."""
     fan, valid, add = CASES[locale]
-    context = browser.new_context(viewport={"width": WIDTH, "height": 844}, device_scale_factor=2,
-                                  locale=locale, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    server = shared_server
+    page = new_page(viewport={"width": WIDTH, "height": 844}, device_scale_factor=2,
+                    locale=locale, is_mobile=True, has_touch=True)
     page.goto(server)
     settle(page)
-    page.locator("input[type=file]").first.set_input_files(
-        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": table_photo()}])
+    upload(page, table_photo())
     page.locator(".st-key-tally [data-testid=stAlert]").first.wait_for(timeout=30_000)
     settle(page)
     page.locator('[class*="st-key-tile__win__"][class*="__dbt__"] button').click()  # 9p → 6p
@@ -138,4 +74,3 @@ def test_a_phone_in_the_players_language(server, browser, locale):
     settle(page)
     page.locator("[data-testid=stHeading]").first.wait_for(timeout=30_000)
     assert _overflow(page) == []
-    context.close()
