@@ -163,10 +163,10 @@ def test_the_page_shows_the_ledger_path_home_relative(tmp_path, monkeypatch, und
 # --- one night however many open a new ledger at once ----------------------------------------
 
 OPEN_AT = """
-import sys, time
+import sys
 from app.ledger import Ledger
-start = float(sys.argv[2])
-time.sleep(max(0.0, start - time.time()))
+print("ready", flush=True)
+sys.stdin.readline()  # every process is up and waiting: all open the ledger at once
 print(Ledger(sys.argv[1]).current_night())
 """
 
@@ -175,13 +175,16 @@ print(Ledger(sys.argv[1]).current_night())
 def test_eight_processes_opening_a_fresh_ledger_start_one_night(tmp_path):
     import subprocess
     import sys
-    import time
     for round_ in range(3):
         folder = tmp_path / f"round{round_}"
-        start = time.time() + 1.5  # every process is up and waiting by then
-        procs = [subprocess.Popen([sys.executable, "-c", OPEN_AT, str(folder), str(start)],
+        procs = [subprocess.Popen([sys.executable, "-c", OPEN_AT, str(folder)], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for _ in range(8)]
+        ready = [p.stdout.readline().strip() for p in procs]
+        assert ready == ["ready"] * 8, [p.stderr.read() for p in procs]
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
         outs = [p.communicate(timeout=60) for p in procs]
         assert [p.returncode for p in procs] == [0] * 8, [err for _, err in outs]
         assert {out.strip() for out, _ in outs} == {"1"}
