@@ -35,7 +35,11 @@ def run(args) -> int:
         delete_set(args.delete, args.data_dir)
         print(_("deleted tile set {name!r}").format(name=args.delete.strip()))
         return 0
-    for summary in list_sets(args.data_dir):
+    summaries = list_sets(args.data_dir)
+    if not summaries and not args.json:
+        print(_("No tile sets yet: teach one with 'mahjong-lens teach', or choose a new set on "
+                "the page."))
+    for summary in summaries:
         line = summary_to_json(summary)
         if args.json:
             print(json.dumps(line, ensure_ascii=False))

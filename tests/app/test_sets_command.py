@@ -30,8 +30,10 @@ def test_sets_json_lists_examples_per_class_and_when_last_taught(tmp_path, capsy
     assert lines[1]["name"] == "old" and "damaged" in lines[1]["error"]
 
 
-def test_sets_without_any_prints_nothing(tmp_path, capsys):
+def test_sets_without_any_says_how_to_teach_one_and_json_lists_none(tmp_path, capsys):
     assert main(["sets", "--data-dir", str(tmp_path)]) == 0
+    assert "mahjong-lens teach" in capsys.readouterr().out
+    assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == ""
 
 
