@@ -54,6 +54,17 @@ def model_path() -> Path:
     return runtime.model_path()
 
 
+def reader_key() -> tuple[str, float, tuple[str | None, ...]]:
+    """What a cached reader depends on: the model file (path, modified time) and the reader
+    settings in the environment; a page caches its readers by this key."""
+    path = model_path()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = -1.0
+    return str(path), mtime, tuple(os.environ.get(name) for name in READER_ENV)
+
+
 def load_reader(path: str | os.PathLike | None = None) -> Reader | str:
     """The tile reader over the committed model, or a line saying why there is none."""
     path = Path(path or model_path())

@@ -63,38 +63,32 @@ def on_undo(ledger: Ledger, night: int, hand_id: int) -> None:
         st.session_state["ledger_flash"] = str(exc)
 
 
-def on_names(ledger: Ledger, night: int, keys: list[str]) -> None:
+def _night_change(change, new_night: bool = False) -> None:
+    """A change to the night's players or to which night is tonight: its error is said on
+    the next run, and the seat boxes are drawn again from the ledger."""
     try:
-        ledger.set_names(night, [st.session_state[k] for k in keys])
+        change()
     except LedgerError as exc:
         st.session_state["ledger_flash"] = str(exc)
+    if new_night:
+        st.session_state["added"] = {}
     st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
+
+
+def on_names(ledger: Ledger, night: int, keys: list[str]) -> None:
+    _night_change(lambda: ledger.set_names(night, [st.session_state[k] for k in keys]))
 
 
 def on_rotate(ledger: Ledger, night: int) -> None:
-    try:
-        ledger.rotate(night)
-    except LedgerError as exc:
-        st.session_state["ledger_flash"] = str(exc)
-    st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
+    _night_change(lambda: ledger.rotate(night))
 
 
 def on_new_night(ledger: Ledger, night: int) -> None:
-    try:
-        ledger.new_night(ledger.names(night))
-    except LedgerError as exc:
-        st.session_state["ledger_flash"] = str(exc)
-    st.session_state["added"] = {}
-    st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
+    _night_change(lambda: ledger.new_night(ledger.names(night)), new_night=True)
 
 
 def on_reopen(ledger: Ledger, night: int) -> None:
-    try:
-        ledger.reopen(night)
-    except LedgerError as exc:
-        st.session_state["ledger_flash"] = str(exc)
-    st.session_state["added"] = {}
-    st.session_state["names_rev"] = st.session_state.get("names_rev", 0) + 1
+    _night_change(lambda: ledger.reopen(night), new_night=True)
 
 
 # --- views -------------------------------------------------------------------------------

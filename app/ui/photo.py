@@ -6,7 +6,6 @@ the manual mode keeps working. A photo is read once: later taps reuse the result
 from __future__ import annotations
 
 import hashlib
-import os
 
 import streamlit as st
 
@@ -30,12 +29,7 @@ def _reader(path: str, mtime: float, settings: tuple[str | None, ...]):
 def reader():
     """The tile reader, or the line that says why there is none (cached per model file and
     per reader settings in the environment)."""
-    path = recognise.model_path()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        mtime = -1.0
-    return _reader(str(path), mtime, tuple(os.environ.get(name) for name in recognise.READER_ENV))
+    return _reader(*recognise.reader_key())
 
 
 def _read(who: str, upload) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import os
 import sys
 
 import streamlit as st
@@ -68,12 +67,8 @@ def _sheet_reader(path: str, mtime: float, settings: tuple[str | None, ...]):
 
 
 def sheet_reader():
-    path = recognise.model_path()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        mtime = -1.0
-    return _sheet_reader(str(path), mtime, tuple(os.environ.get(n) for n in recognise.READER_ENV))
+    """The reader of sheet photos, cached like the page's reader."""
+    return _sheet_reader(*recognise.reader_key())
 
 
 def crops(image: bytes, sheet) -> list[bytes]:
