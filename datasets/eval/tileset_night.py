@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.eval.tileset import load_scenes, scenes_of, setup
+from datasets.eval.tileset_scenes import load_scenes, scenes_of, setup
 
 MATCH_IOU = 0.5
 
