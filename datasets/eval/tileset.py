@@ -233,31 +233,53 @@ def finish(scene: Scene, parts: Parts, refiner, how):
                   tile_score=found.confidence)
 
 
-def run_choose(count: int, cache: Path) -> dict:
-    """The rule of the module docstring, on the development designs."""
-    from vision.tileset.reader import Blend, TaughtClassifier
+@dataclass
+class DevDesign:
+    """One development design taught from its sheet: its scenes read up to the blend
+    (`parts`), and read without a set (`untaught`)."""
+    design: str
+    note: dict
+    refiner: object  # vision.tileset.reader.TaughtClassifier with the design's set
+    scenes: list
+    parts: list
+    untaught: list
+
+
+def dev_designs(count: int, cache: Path):
+    """(names, each DevDesign) over DEV_DESIGNS, `count` scenes each, seed DEV_SEED."""
+    from vision.tileset.reader import TaughtClassifier
 
     sheets, base, reader, _ = setup(cache)
-    data = []
     for design in DEV_DESIGNS:
         tileset, note = teach_design(design, sheets, cache)
         scenes = load_scenes(scenes_of(design, count, DEV_SEED, cache), reader)
         refiner = TaughtClassifier(base.base, tileset)
-        parts = [parts_of(s, refiner) for s in scenes]
-        untaught = [read_scene(s, TaughtClassifier(base.base, None), None)[0] for s in scenes]
+        yield base.names, DevDesign(
+            design, note, refiner, scenes, [parts_of(s, refiner) for s in scenes],
+            [read_scene(s, TaughtClassifier(base.base, None), None)[0] for s in scenes])
+
+
+def run_choose(count: int, cache: Path) -> dict:
+    """The rule of the module docstring, on the development designs."""
+    from vision.tileset.reader import Blend
+
+    data = []
+    for names, dev in dev_designs(count, cache):
+        design, note, refiner, scenes, parts, untaught = (
+            dev.design, dev.note, dev.refiner, dev.scenes, dev.parts, dev.untaught)
         same = [np.array_equal(finish(s, p, refiner, Blend(0.0)).class_id,
                                u.class_id) for s, p, u in zip(scenes, parts, untaught)]
         check = [read_scene(s, refiner, None)[0] for s in scenes[:3]]
         same += [np.array_equal(finish(s, p, refiner, refiner.how).class_id, c.class_id)
                  for s, p, c in zip(scenes, parts, check)]
-        data.append((design, refiner, scenes, parts, tile_figures(scenes, untaught, base.names)))
+        data.append((design, refiner, scenes, parts, tile_figures(scenes, untaught, names)))
         print(json.dumps({**note, "untaught": data[-1][4], "finish_matches_refine": all(same)}),
               flush=True)
     rows = []
     for w, t, th in itertools.product(*GRID.values()):
         how = Blend(w, t, th)
         figures = {design: tile_figures(scenes, [finish(s, p, refiner, how)
-                                                 for s, p in zip(scenes, parts)], base.names)
+                                                 for s, p in zip(scenes, parts)], names)
                    for design, refiner, scenes, parts, _ in data}
         ok = all(figures[d]["f1"] >= u["f1"] for d, _, _, _, u in data)
         rows.append({"blend": how.__dict__, "qualifies": ok, "figures": figures,
@@ -293,22 +315,16 @@ def copy_candidates() -> dict:
 def run_copy_rule(count: int, cache: Path) -> dict:
     """The `copies` rule of the module docstring."""
     from datasets.eval.tileset_night import run_night
-    from vision.tileset.reader import TaughtClassifier
 
     hows = copy_candidates()
-    sheets, base, reader, _ = setup(cache)
     f1s: dict[str, dict] = {name: {} for name in hows}
     untaught = {}
-    for design in DEV_DESIGNS:
-        tileset, _ = teach_design(design, sheets, cache)
-        scenes = load_scenes(scenes_of(design, count, DEV_SEED, cache), reader)
-        refiner = TaughtClassifier(base.base, tileset)
-        parts = [parts_of(s, refiner) for s in scenes]
-        plain = [read_scene(s, TaughtClassifier(base.base, None), None)[0] for s in scenes]
-        untaught[design] = tile_figures(scenes, plain, base.names)["f1"]
+    for names, dev in dev_designs(count, cache):
+        design, scenes = dev.design, dev.scenes
+        untaught[design] = tile_figures(scenes, dev.untaught, names)["f1"]
         for name, how in hows.items():
-            f1s[name][design] = tile_figures(scenes, [finish(s, p, refiner, how) for s, p
-                                                      in zip(scenes, parts)], base.names)["f1"]
+            f1s[name][design] = tile_figures(scenes, [finish(s, p, dev.refiner, how) for s, p
+                                                      in zip(scenes, dev.parts)], names)["f1"]
         print(json.dumps({"design": design, "untaught": untaught[design],
                           **{n: f[design] for n, f in f1s.items()}}), flush=True)
     nights = {d: run_night(d, 16, NIGHT_DEV_SEED, cache, hows)["summary"]
