@@ -10,10 +10,11 @@ from enum import Enum
 
 from scoring.hand import Meld, MeldKind
 from scoring.result import ScoreResult
+from scoring.tiles import WIND_LETTERS
 
 from .tiles import code, codes
 
-SEATS = "ESWN"   # seat 0 is East, the dealer; play goes E → S → W → N
+SEATS = WIND_LETTERS  # seat 0 is East, the dealer; play goes E → S → W → N
 DEALER = 0
 ROUND_WIND = 0   # one independent hand, played in the East round
 

@@ -11,6 +11,7 @@ import json
 
 from app.i18n import _, format_fixed, format_percent, ngettext
 from app.i18n.fans import fan_name
+from game.state import SEATS
 
 MAX_HANDS = 1_000_000
 
@@ -40,7 +41,7 @@ def _text(record: dict) -> str:
 
 def _summary(s) -> str:
     """The hands' summary (game.auto.Summary) in the player's language."""
-    seats = ", ".join(f"{seat} {n}" for seat, n in zip("ESWN", s.wins_by_seat))
+    seats = ", ".join(f"{seat} {n}" for seat, n in zip(SEATS, s.wins_by_seat))
     return ngettext(
         "{hands} hand: {won} won ({share}), {drawn} drawn; average fan of a win {fan}; "
         "self-drawn {self_drawn}; wins by seat: {seats}",
