@@ -11,7 +11,7 @@ import io
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -141,8 +141,7 @@ def recognise(data: bytes, reader: Reader, keep_photo: bool = False) -> Recognit
     except Exception as exc:  # a grouping failure still leaves the tiles usable
         layout = baseline_layout(list(detections.codes), np.asarray(detections.xyxy),
                                  np.asarray(detections.confidence))
-        layout = TableLayout(layout.concealed, (), layout.bonus, None, layout.ignored, None, 0.0,
-                             (f"grouping failed ({_one_line(exc)}); every tile read as concealed",))
+        layout = replace(layout, notes=(f"grouping failed ({_one_line(exc)}); every tile read as concealed",))
     hand = in_hand(detections, layout) if len(detections) else np.zeros(0, bool)
     overlay = _overlay(reading.photo.rgb, detections, reading.photo.scale, hand)
     n = int(hand.sum())

@@ -1,6 +1,7 @@
 """One scoring request as plain data (the command line's flags, a batch line, the page's form)
 → `Hand` + `WinContext` → a JSON-ready result. Shared by `mahjong-lens score` and the page so
-that both read a request the same way.
+that both read a request the same way. A hand already read as a `Hand` (a photo's layout) is
+passed as it is, and the request then says only how it was won.
 
 Keys (docs/architecture.md, "Command line"): `hand`, `self_drawn`, `discarder`, `seat`, `round`, `dealer`, `flowers`,
 `last_tile`, `kong`, `fourth_tile`, `options`, plus `rules` and `preset` for batch lines that
@@ -9,6 +10,7 @@ switch rule sets, and `others` (Classical: the other players' hands).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from .errors import InvalidHandError
 from .hand import Hand, WinContext, parse_hand
@@ -36,16 +38,27 @@ def _wind(obj: Mapping, key: str, default: int | None) -> int | None:
     return default if value is None or value == "" else parse_wind(value)
 
 
-def parse_request(obj: Mapping) -> tuple[Hand, WinContext]:
-    """A request mapping → (Hand, WinContext). Raises InvalidHandError naming the problem."""
+def parse_request(obj: Mapping, hand: Hand | None = None) -> tuple[Hand, WinContext]:
+    """A request mapping → (Hand, WinContext). With `hand` given, the mapping has no `hand`
+    and its `flowers` join the hand's bonus tiles. Raises InvalidHandError naming the problem."""
     unknown = set(obj) - KEYS
     if unknown:
         raise InvalidHandError(f"unknown key(s) {', '.join(sorted(unknown))}; expected some of {', '.join(sorted(KEYS))}")
-    text = obj.get("hand")
-    if not isinstance(text, str):
-        raise InvalidHandError("missing 'hand': a hand in notation such as [123m][EEE1]456p789sNN")
-    hand = parse_hand(text, bonus=parse_bonus(obj.get("flowers")))
-    ctx = WinContext(
+    if hand is None:
+        text = obj.get("hand")
+        if not isinstance(text, str):
+            raise InvalidHandError("missing 'hand': a hand in notation such as [123m][EEE1]456p789sNN")
+        hand = parse_hand(text, bonus=parse_bonus(obj.get("flowers")))
+    elif obj.get("hand") is not None:
+        raise InvalidHandError("the hand is given twice: as a Hand and as 'hand'")
+    elif flowers := parse_bonus(obj.get("flowers")):
+        hand = replace(hand, bonus=flowers + hand.bonus)
+    return hand, win_context(obj)
+
+
+def win_context(obj: Mapping) -> WinContext:
+    """How the hand was won, from a request mapping's flags and winds."""
+    return WinContext(
         self_drawn=_flag(obj, "self_drawn"),
         discarder=_wind(obj, "discarder", None),
         seat=_wind(obj, "seat", 0),
@@ -56,12 +69,12 @@ def parse_request(obj: Mapping) -> tuple[Hand, WinContext]:
         fourth_tile=_flag(obj, "fourth_tile"),
         blessing=obj.get("blessing") or None,
     )
-    return hand, ctx
 
 
 def score_request(obj: Mapping, rules: RuleSet | str = RuleSet.MCR, preset: str | None = None,
-                  overrides: Mapping | None = None) -> dict:
-    """Score one request; the result is the score object of docs/architecture.md, "Command line" (always with `error`)."""
+                  overrides: Mapping | None = None, hand: Hand | None = None) -> dict:
+    """Score one request; the result is the score object of docs/architecture.md, "Command line"
+    (always with `error`). `hand`: the hand already read, scored as it is (`parse_request`)."""
     rules = parse_rules(obj.get("rules") or rules)
     preset = obj.get("preset") or preset
     if preset is not None and not isinstance(preset, str):
@@ -70,7 +83,7 @@ def score_request(obj: Mapping, rules: RuleSet | str = RuleSet.MCR, preset: str 
     if not isinstance(options_in, Mapping):
         raise InvalidHandError("'options' must be an object of KEY: VALUE")
     options = make_options(rules, preset, {**(overrides or {}), **options_in})
-    hand, ctx = parse_request(obj)
+    hand, ctx = parse_request(obj, hand)
     if obj.get("others") is not None:
         if rules is not RuleSet.CLASSICAL:
             raise InvalidHandError("'others' (the other players' hands) is only scored under --rules classical")

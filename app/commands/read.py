@@ -1,7 +1,6 @@
 """`mahjong-lens read PHOTO --json`: the TableLayout read from a photo."""
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from app.commands.sets import add_set_option, set_refiner
@@ -40,9 +39,8 @@ def tiles_read(layout) -> str:
 
 def run(args) -> int:
     layout = read_photo(args.photo, args.model, set_refiner(args))
-    out = dataclasses.asdict(layout)
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json.dumps(layout.to_dict(), ensure_ascii=False))
     else:
         print(layout.notation or _("no complete hand; the tiles read: {tiles}").format(
             tiles=tiles_read(layout)))

@@ -14,6 +14,7 @@ from app.i18n.fans import fan_label, fan_name
 from app.i18n.messages import translate
 from app.commands.sets import add_set_option, set_refiner
 from scoring.errors import InvalidHandError
+from scoring.hand import Hand
 from scoring.request import error_object, score_request
 from scoring.rules import RuleSet
 
@@ -51,21 +52,23 @@ def _overrides(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def _request_from_flags(args, hand_text: str) -> dict:
-    return {"hand": hand_text, "self_drawn": args.self_drawn, "discarder": args.discarder,
+def _request_from_flags(args) -> dict:
+    """How the hand was won, from the flags (the hand itself is added by `run`)."""
+    return {"self_drawn": args.self_drawn, "discarder": args.discarder,
             "seat": args.seat, "round": args.round, "dealer": args.dealer, "flowers": args.flowers,
             "last_tile": args.last_tile, "kong": args.kong, "fourth_tile": args.fourth_tile}
 
 
-def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[str, list[str], tuple[str, ...]]:
-    """Notation, bonus tiles and the reading's notes (a photo hint among them) from a photo."""
+def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[Hand, list[str], tuple[str, ...]]:
+    """The hand as the layout read it, its bonus tiles and the reading's notes (a photo hint
+    among them), from a photo."""
     from app.commands.read import read_photo  # vision is only imported when a photo is given
     layout = read_photo(path, model, refiner)
-    if not layout.notation:
+    if layout.hand is None:
         from app.commands.read import tiles_read
         raise InvalidHandError(f"{path}: the tiles read make no complete hand: {tiles_read(layout)}; "
                                f"`mahjong-lens read {path}` says more")
-    return layout.notation, [t.code for t in layout.bonus], tuple(layout.notes)
+    return layout.hand, [t.code for t in layout.bonus], tuple(layout.notes)
 
 
 MAX_LINE = 64 * 1024          # a scoring request is a few hundred bytes; more is not one
@@ -210,14 +213,15 @@ def run(args) -> int:
         raise InvalidHandError("give the hand as --hand NOTATION or as a PHOTO, not both")
     if bool(args.hand) == bool(args.photo):
         raise InvalidHandError("give the hand as --hand NOTATION, a PHOTO, or '-' for stdin")
-    request = _request_from_flags(args, args.hand or "")
+    request, hand = _request_from_flags(args), None
     if args.photo:
-        notation, bonus, notes = _hand_from_photo(args.photo, args.model, set_refiner(args))
+        hand, bonus, notes = _hand_from_photo(args.photo, args.model, set_refiner(args))
         for note in notes:  # on stderr: the score on stdout stays one result
             print(_("note: {note}").format(note=note), file=sys.stderr)
-        request["hand"] = notation
         request["flowers"] = ",".join(sorted(set(bonus) | set(filter(None, args.flowers.split(",")))))
-    out = score_request(request, args.rules, args.preset, overrides)
+    else:
+        request["hand"] = args.hand
+    out = score_request(request, args.rules, args.preset, overrides, hand=hand)
     if args.json:
         print(json.dumps(_with_local_names(out, args), ensure_ascii=False))
     else:

@@ -133,9 +133,9 @@ def compare(truth: dict, layout) -> dict[str, bool]:
     """Which levels of agreement (exact, shown, scoring, hand) a layout reaches."""
     truth_hand = truth["hand"]
     bonus_ok = sorted(t.code for t in layout.bonus) == sorted(truth_hand["bonus"])
-    if layout.notation is None:
+    if layout.hand is None:
         return {"exact": False, "shown": False, "scoring": False, "hand": False, "complete": False}
-    want, got = parse_hand(truth_hand["notation"]), parse_hand(layout.notation)
+    want, got = parse_hand(truth_hand["notation"]), layout.hand
     same_melds = _melds(want, False) == _melds(got, False)
     same_closed = sorted(want.closed) == sorted(got.closed)
     scoring = bonus_ok and same_melds and same_closed and want.winning == got.winning
@@ -149,9 +149,9 @@ def miss_kind(truth: dict, layout) -> str:
     """Why a reading misses the truth at the `hand` level, the first that applies: no complete
     hand; a kong read as a pung or a pung as a kong (nothing else of the sets wrong); other
     sets; the concealed tiles or the winning tile; only the bonus tiles."""
-    if layout.notation is None:
+    if layout.hand is None:
         return "no complete hand"
-    want, got = parse_hand(truth["hand"]["notation"]), parse_hand(layout.notation)
+    want, got = parse_hand(truth["hand"]["notation"]), layout.hand
 
     def sets(hand, kongs_as_pungs: bool) -> Counter:
         out = Counter()
@@ -201,17 +201,17 @@ def detection_ok(truth: dict, found: Detections) -> bool:
 def _score(layout) -> None:
     """Score the read hand (MCR defaults), as `mahjong-lens score PHOTO` does."""
     from scoring.request import score_request
-    if layout.notation:
+    if layout.hand is not None:
         try:
-            score_request({"hand": layout.notation, "flowers": ",".join(t.code for t in layout.bonus)},
-                          "mcr", None, {})
+            score_request({"flowers": ",".join(t.code for t in layout.bonus)}, "mcr", None, {},
+                          hand=layout.hand)
         except Exception:  # noqa: BLE001, S110 - a scorer still being written must not stop the measure
             pass
 
 
 def _right_as(truth: dict, layout, notation: str) -> bool:
     """Whether `notation`, taken instead of the layout's own reading, is the hand."""
-    return compare(truth, replace(layout, notation=notation))["hand"]
+    return compare(truth, replace(layout, hand=parse_hand(notation)))["hand"]
 
 
 def _offered(truth: dict, layout) -> bool:

@@ -149,7 +149,7 @@ def test_a_hand_the_readers_next_guess_completes_is_offered_open(page, stub_mode
     fixed = "[111z1]123m456p789s2z2z"
 
     def incomplete(detections):
-        return dataclasses.replace(real(detections), notation=None, alternatives=(fixed,),
+        return dataclasses.replace(real(detections), hand=None, alternatives=(fixed,),
                                    rereads=((fixed, "9p as 6p"),))
     monkeypatch.setattr(vision.layout, "read_layout", incomplete)
     _upload(page, "hand.jpg", table_photo())

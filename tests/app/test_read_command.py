@@ -43,6 +43,8 @@ def test_read_json_gives_the_layout(tmp_path, photo, capsys):
     model = _model(tmp_path, HAND)
     assert main(["read", str(photo), "--json", "--model", str(model)]) == 0
     out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["concealed", "melds", "bonus", "winning", "ignored", "notation", "confidence",
+                         "notes", "winning_guessed", "alternatives", "rereads"]
     assert out["notation"] == "[123m1][EEEE]456p789sNN"
     assert [t["code"] for t in out["bonus"]] == ["3f"]
     assert out["winning"]["code"] == "4z" and not out["winning_guessed"]
@@ -56,6 +58,32 @@ def test_score_a_photo(tmp_path, photo, capsys):
                  "--model", str(model)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["hand"].startswith("[123m1][EEEE]") and out["error"] is None
+
+
+# (rules and flags, --flowers given with the photo, the same with the photo's 3f)
+PHOTO_SCORES = [
+    (["--rules", "hk001", "--self-drawn"], "", "3f"),
+    (["--rules", "mcr", "--discarder", "S"], "2f,1f", "1f,2f,3f"),
+    (["--rules", "classical", "--self-drawn", "--fourth-tile"], "", "3f"),  # a flag the tiles rule out
+]
+
+
+@pytest.mark.parametrize("flags, given, flowers", PHOTO_SCORES, ids=[" ".join(c[0]) for c in PHOTO_SCORES])
+def test_score_a_photo_scores_the_layouts_hand_as_read(tmp_path, photo, capsys, monkeypatch, flags, given,
+                                                        flowers):
+    """The hand the layout read goes to the scorer as it is, never through its notation,
+    and scores as the same hand typed in."""
+    import scoring.request
+    model = _model(tmp_path, HAND)
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the layout's hand was parsed back from its notation")
+    with monkeypatch.context() as patch:
+        patch.setattr(scoring.request, "parse_hand", no_parsing)
+        assert main(["score", str(photo), "--json", "--model", str(model), "--flowers", given, *flags]) == 0
+    from_photo = capsys.readouterr().out
+    assert main(["score", "--hand", "[123m1][EEEE]456p789sNN", "--json", "--flowers", flowers, *flags]) == 0
+    assert from_photo == capsys.readouterr().out
 
 
 def test_photo_without_a_complete_hand_is_one_line_exit_2(tmp_path, photo, capsys):

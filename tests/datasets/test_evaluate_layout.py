@@ -5,6 +5,7 @@ import numpy as np
 
 from datasets.classes import class_names
 from datasets.eval.layout import compare, detection_ok, miss_kind, readable, truth_detections
+from scoring.hand import parse_hand
 from vision.layout import LaidTile, TableLayout
 from vision.types import Detections
 
@@ -26,7 +27,7 @@ def _truth(notation="[123m1]456p789sSSEEE", melds=None, tiles=None, apart=True, 
 
 
 def _layout(notation, bonus=()):
-    return TableLayout(concealed=(), notation=notation,
+    return TableLayout(concealed=(), hand=parse_hand(notation) if notation else None,
                        bonus=tuple(LaidTile(c, (0, 0, 1, 1), 1.0) for c in bonus))
 
 

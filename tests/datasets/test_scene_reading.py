@@ -3,7 +3,6 @@ their labelled boxes, and kongs laid as three with a fourth on top found by the 
 stack classifier."""
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -38,7 +37,7 @@ def test_synthetic_scenes_read_end_to_end(scenes):
         layout = read_layout(truth_detections(truth))
         total += 1
         right += compare(truth, layout)["hand"]
-        json.dumps(dataclasses.asdict(layout))  # the read command's JSON
+        json.dumps(layout.to_dict())  # the read command's JSON
     assert total >= 5 and right / total >= 0.6
 
 

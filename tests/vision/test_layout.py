@@ -53,6 +53,7 @@ CASES = [
 def test_hand_made_layouts(label, rows, options, notation, bonus):
     layout = read_layout(detections(rows, **options))
     assert layout.notation == notation, layout.notes
+    assert layout.hand == parse_hand(notation)  # what the scorer is handed: kinds, offers and all
     assert sorted(t.code for t in layout.bonus) == bonus
     assert 0 < layout.confidence <= 1
 
@@ -77,8 +78,7 @@ def test_winning_tile_guessed_when_nothing_is_set_apart():
     layout = read_layout(detections(["1m2m3m4p5p6p7s8s9sEEENN"]))
     assert layout.notation is not None and layout.winning_guessed
     assert any("winning tile not set apart" in n for n in layout.notes)
-    hand = parse_hand(layout.notation)
-    assert sorted(hand.closed) == sorted(parse_hand("123m456p789sEEENN").closed)
+    assert sorted(layout.hand.closed) == sorted(parse_hand("123m456p789sEEENN").closed)
 
 
 def test_fifteen_tiles_make_no_hand_and_say_why():

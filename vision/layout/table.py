@@ -11,13 +11,14 @@ complete from not) and the best one wins; the runners-up are named in `notes` an
 player's left, which sets the order of tiles, the offer digit of a pung or kong and the
 guessed winning tile, is voted by plain clues (`_direction`). With no complete reading the
 layout is still filled (the longest row concealed, readable sets near it as melds) so that
-the page can be corrected, and `notation` is None.
+the page can be corrected, and `hand` is None. The scorer takes `hand` as it is (a typed
+`scoring.hand.Hand`); `notation` is only its text, for people and JSON.
 """
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class TableLayout:
     bonus: tuple[LaidTile, ...] = ()
     winning: LaidTile | None = None
     ignored: tuple[LaidTile, ...] = ()          # tiles read as not part of the hand
-    notation: str | None = None                 # the hand, when the reading is a legal hand
+    hand: Hand | None = None                    # when the reading is a legal hand (bonus: `bonus`)
     confidence: float = 0.0                     # of the grouping as a whole
     notes: tuple[str, ...] = field(default_factory=tuple)  # rejected alternatives, doubts
     winning_guessed: bool = False               # nothing was set apart: the winning tile is a guess
@@ -79,6 +80,16 @@ class TableLayout:
     # complete hands with a tile or two read as the reader's next guess: (notation, what
     # was read as what), likeliest first; their notations lead `alternatives`
     rereads: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def notation(self) -> str | None:
+        """The hand in notation (what `read` prints), None with no complete hand."""
+        return format_hand(self.hand) if self.hand is not None else None
+
+    def to_dict(self) -> dict:
+        """JSON-ready, as `read --json` prints it: the hand as its notation."""
+        return dict(("notation", self.notation) if k == "hand" else (k, v)
+                    for k, v in asdict(self).items())
 
 
 # --- reading a layout from detections ------------------------------------------------------
@@ -103,11 +114,11 @@ def read_layout(detections) -> TableLayout:
     complete hand, it tries again without the doubtful ones (a stray box in a row breaks
     the count; `_doubtful`), then with the reader's next guess for a tile or two (`_reread`)."""
     layout = _read(detections)
-    if layout.notation is not None:
+    if layout.hand is not None:
         return layout
     for doubtful in _doubtful(detections):
         second = _read(detections.select(~doubtful))
-        if second.notation is not None:
+        if second.hand is not None:
             left = [_tile(t, list(detections.codes), np.asarray(detections.xyxy, np.float64),
                           np.asarray(detections.confidence)) for t in np.flatnonzero(doubtful)]
             return replace(second, ignored=second.ignored + tuple(left), notes=second.notes + (
@@ -193,7 +204,7 @@ def _reread(detections, layout: TableLayout) -> list[tuple[str, str]]:
             reread = reread.with_class(i, int(alt_id[i, k]), float(alt_conf[i, k]))
         found = _read(reread)
         tries += 1
-        if found.notation is not None and found.notation not in (n for n, _ in found_hands):
+        if found.hand is not None and found.notation not in (n for n, _ in found_hands):
             found_hands.append((found.notation,
                                 ", ".join(f"{codes[i]} as {names[alt_id[i, k]]}" for i, k in change)))
         if tries >= REREAD_TRIES:
@@ -365,14 +376,13 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
             top = m.tiles[m.claimed]
             laid.insert(order.index(top), _tile(top, codes, xyxy, conf * 0.5, top in turned))
         melds.append(LaidMeld(m.kind, tuple(laid), meld_conf, offer, promoted=m.stacked))
-    notation, notes, hand = None, [], None
+    notes, hand = [], None
     hidden = [m for m in r.melds if m.hidden]
     if r.complete and hidden:
         notes.append("a concealed kong shows no face (all four tiles face down): tap it and "
                      "choose its tile")
     elif r.complete:
         hand = Hand(tuple(codes[t] for t in concealed), tuple(hand_melds), codes[winning])
-        notation = format_hand(hand)
     else:
         n = len(concealed) + (winning is not None) + 3 * len(r.melds)
         unsure = sum(conf[t] < DOUBTFUL for t in hand_tiles)
@@ -383,7 +393,7 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
                      f"completes the hand; change it if another was the last)")
     alternatives, scores = [], [r.score]
-    seen = {_scored_as(hand)} if notation else set()
+    seen = {_scored_as(hand)} if hand is not None else set()
     for other in others:  # one per hand a scorer tells apart: the page offers three
         alt = _other_hand(other, codes)
         if alt is not None and _scored_as(alt) not in seen:
@@ -400,7 +410,7 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
     left_out = len(codes) - len(hand_tiles) - len(bonus)
     if left_out:
         notes.append(f"{left_out} tiles read as not part of the hand")
-    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if notation else 0.0
+    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if hand is not None else 0.0
     hand_conf = float(conf[hand_tiles].mean()) if hand_tiles else 0.0
     used = set(hand_tiles) | set(bonus)
     return TableLayout(
@@ -409,7 +419,7 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
         bonus=tuple(_tile(t, codes, xyxy, conf) for t in ordered(bonus)),
         winning=_tile(winning, codes, xyxy, conf) if winning is not None else None,
         ignored=tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)) if t not in used),
-        notation=notation, confidence=round(confidence * hand_conf, 4), notes=tuple(notes),
+        hand=hand, confidence=round(confidence * hand_conf, 4), notes=tuple(notes),
         winning_guessed=r.guessed, alternatives=tuple(alternatives))
 
 
