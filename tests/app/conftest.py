@@ -3,12 +3,29 @@ for the browser tests one chromium, a fresh page per test and the Streamlit serv
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 
 import pytest
 
 import browser_fixtures as bf
 from app_fixtures import PAGE, write_misread_model
+
+
+@pytest.fixture(scope="session", autouse=True)
+def components_scanned_once():
+    """Each new AppTest reads the metadata of every installed package to find Streamlit
+    components (about 0.4 s); the installed packages do not change during a run, so they are
+    read once."""
+    try:
+        from streamlit.components.v2 import manifest_scanner as scanner
+        scan = scanner.scan_component_manifests
+    except (ImportError, AttributeError):  # another Streamlit: nothing to keep
+        yield
+        return
+    scanner.scan_component_manifests = functools.cache(scan)
+    yield
+    scanner.scan_component_manifests = scan
 
 
 @pytest.fixture
