@@ -3,6 +3,18 @@ import sys
 
 import pytest
 
+# Session fixtures that are costly to build, shared by their tests: run in parallel
+# (pytest-xdist, `--dist loadgroup`), the tests that use one run on one worker, which builds
+# it once (one chromium and one shared page server; one set of procedural tile designs).
+SHARED = {"browser": "browser", "shared_server": "browser", "art_root": "art"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = next((SHARED[f] for f in getattr(item, "fixturenames", ()) if f in SHARED), None)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture(autouse=True)
 def restored_sys_path():
