@@ -9,6 +9,7 @@ import pytest
 SHARED = {"browser": "browser", "shared_server": "browser", "art_root": "art"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         group = next((SHARED[f] for f in getattr(item, "fixturenames", ()) if f in SHARED), None)
