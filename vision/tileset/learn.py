@@ -155,7 +155,8 @@ def save_sheet(sheet: Sheet, name: str, data: str | os.PathLike | None = None,
                source: str = SHEET) -> TileSet:
     """Add a read sheet's tiles to the named set (created when new); the set as stored."""
     tileset = open_or_new(name, sheet.probe, data)
-    tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source)
+    tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source,
+                          reads=[t.read_as for t in sheet.tiles])
     save_set(tileset, data)
     return tileset
 
@@ -188,7 +189,7 @@ def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
     seen = refiner.features(rgb, boxes[keep])
     tileset = open_or_new(name, refiner.probe(), data)
     tileset = tileset.add([c for c, k in zip(codes, keep) if k], seen.features, seen.turned,
-                          hand_source(hand_id))
+                          hand_source(hand_id), reads=plain_reads(seen, refiner.names))
     save_set(tileset, data)
     return int(keep.sum())
 
@@ -200,6 +201,12 @@ def learn_reading(name: str, reading, codes, hand_id, data: str | os.PathLike | 
     sx, sy = reading.photo.scale
     boxes = reading.detections.xyxy / np.array([sx, sy, sx, sy], np.float32)
     return learn_hand(name, reading.photo.rgb, boxes, codes, hand_id, data, refiner)
+
+
+def plain_reads(seen, names) -> list[str]:
+    """What the reader reads each tile of `seen` (TileViews) as by itself: a code the player
+    changed afterwards is a correction the set learns from."""
+    return [names[int(i)] for i in seen.probs.argmax(axis=1)]
 
 
 def forget_hand(name: str, hand_id, data: str | os.PathLike | None = None) -> int:

@@ -3,8 +3,10 @@
 One file per set, `<data folder>/tilesets/<name>.npz` (the data folder of the ledger:
 vision.runtime.data_dir). Each example is one tile: its code, the reader's features of its crop
 as cut and turned 180° (a hand's tile may lie either way up), each at a few sizes (the tile
-as photographed and shrunk, vision/tileset/reader.py VIEW_SIDES), where it came from (`source`:
-"sheet" for a taught photo, "hand:<id>" for a hand added to the ledger) and when. The file
+as photographed and shrunk, vision/tileset/reader.py VIEW_SIDES), what the reader read it as
+by itself (`reads`: where it differs from the code, the player corrected the reader), where it
+came from (`source`: "sheet" for a taught photo, "hand:<id>" for a hand added to the ledger)
+and when. Files of format 1 (before `reads`) load with each example read as its code. The file
 also keeps the reader model's features of a fixed probe image (`probe`): features of
 another model mean nothing, so a set taught with another model is refused in one line
 rather than read wrong. Writes go to a temporary file in
@@ -27,7 +29,8 @@ from vision.runtime import data_dir
 
 FOLDER = "tilesets"
 SUFFIX = ".npz"
-FORMAT = 1
+FORMAT = 2
+FORMATS = (1, 2)  # 1: no `reads`, each taken as read right
 MAX_PER_CLASS = 8  # the most recent examples of a class are kept; older ones make way
 MAX_NAME = 64
 PROBE_TOLERANCE = 1e-3  # one model's probe differs by ~1e-6 between runs; another's by far more
@@ -65,8 +68,9 @@ def set_path(name: str, data: str | os.PathLike | None = None) -> Path:
 class TileSet:
     """A set's examples (M of them): `codes` (M,), `features` and `turned` (M, K, D) float32
     (K sizes of the crop, as cut and turned 180°),
-    `sources` (M,), `taught` (M,) seconds since the epoch; `probe` (P,): the reader's
-    features of the probe image, which identify the model the set was taught with."""
+    `sources` (M,), `taught` (M,) seconds since the epoch, `reads` (M,) what the reader read
+    each as without a set; `probe` (P,): the reader's features of the probe image, which
+    identify the model the set was taught with."""
 
     name: str
     probe: np.ndarray
@@ -75,6 +79,11 @@ class TileSet:
     turned: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 0), np.float32))
     sources: tuple[str, ...] = ()
     taught: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    reads: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.reads and self.codes:  # not told: each example taken as read right
+            object.__setattr__(self, "reads", tuple(self.codes))
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -88,10 +97,14 @@ class TileSet:
         return float(self.taught.max()) if len(self.taught) else None
 
     def add(self, codes, features, turned, source: str, when: float | None = None,
-            keep: int = MAX_PER_CLASS) -> "TileSet":
-        """The set with these examples added (the most recent `keep` of each class kept)."""
+            keep: int = MAX_PER_CLASS, reads=None) -> "TileSet":
+        """The set with these examples added (the most recent `keep` of each class kept);
+        `reads`: what the reader read each as by itself (None: as its code)."""
         codes = tuple(str(c) for c in codes)
-        unknown = sorted(set(codes) - set(TILES))
+        reads = codes if reads is None else tuple(str(r) for r in reads)
+        if len(reads) != len(codes):
+            raise TileSetError(f"{len(reads)} readings for {len(codes)} examples")
+        unknown = sorted(set(codes + reads) - set(TILES))
         if unknown:
             raise TileSetError(f"not tile codes: {', '.join(unknown)}")
         features, turned = _matrix(features, len(codes)), _matrix(turned, len(codes))
@@ -104,7 +117,8 @@ class TileSet:
             features=np.concatenate([self.features.reshape(-1, *features.shape[1:]), features]),
             turned=np.concatenate([self.turned.reshape(-1, *turned.shape[1:]), turned]),
             sources=self.sources + (str(source),) * len(codes),
-            taught=np.concatenate([self.taught, np.full(len(codes), stamp)]))
+            taught=np.concatenate([self.taught, np.full(len(codes), stamp)]),
+            reads=self.reads + reads)
         return merged.bounded(keep)
 
     def bounded(self, keep: int = MAX_PER_CLASS) -> "TileSet":
@@ -127,7 +141,8 @@ class TileSet:
         pick = np.flatnonzero(index) if index.dtype == bool else index.astype(np.int64)
         return replace(self, codes=tuple(self.codes[i] for i in pick),
                        features=self.features[pick], turned=self.turned[pick],
-                       sources=tuple(self.sources[i] for i in pick), taught=self.taught[pick])
+                       sources=tuple(self.sources[i] for i in pick), taught=self.taught[pick],
+                       reads=tuple(self.reads[i] for i in pick))
 
 
 def _matrix(values, rows: int) -> np.ndarray:
@@ -162,7 +177,8 @@ def save_set(tileset: TileSet, data: str | os.PathLike | None = None) -> Path:
                      features=tileset.features.astype(np.float16),
                      turned=tileset.turned.astype(np.float16),
                      sources=np.array(tileset.sources, dtype="<U64"),
-                     taught=tileset.taught.astype(np.float64))
+                     taught=tileset.taught.astype(np.float64),
+                     reads=np.array(tileset.reads, dtype="<U4"))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -182,11 +198,13 @@ def load_set(name: str, data: str | os.PathLike | None = None, probe: np.ndarray
         with np.load(path, allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"]))
             codes = tuple(str(c) for c in npz["codes"])
+            old = int(meta["format"]) == 1  # before `reads`: each example taken as read right
+            reads = codes if old else tuple(str(c) for c in npz["reads"])
             tileset = TileSet(str(meta["name"]), npz["probe"].astype(np.float32), codes,
                               npz["features"].astype(np.float32),
                               npz["turned"].astype(np.float32),
                               tuple(str(s) for s in npz["sources"]),
-                              npz["taught"].astype(np.float64))
+                              npz["taught"].astype(np.float64), reads)
         _check_shapes(tileset, int(meta["format"]))
     except TileSetError as exc:
         raise TileSetError(f"tile set {path.stem!r} is damaged ({exc})") from None
@@ -207,13 +225,14 @@ def same_model(probe: np.ndarray, other: np.ndarray) -> bool:
 
 def _check_shapes(tileset: TileSet, version: int) -> None:
     m = len(tileset.codes)
-    if version != FORMAT:
-        raise TileSetError(f"format {version}, expected {FORMAT}")
+    if version not in FORMATS:
+        raise TileSetError(f"format {version}, expected one of {', '.join(map(str, FORMATS))}")
     if (tileset.features.ndim != 3 or tileset.features.shape[0] != m
             or tileset.turned.shape != tileset.features.shape
-            or len(tileset.sources) != m or tileset.taught.shape != (m,)):
+            or len(tileset.sources) != m or tileset.taught.shape != (m,)
+            or len(tileset.reads) != m):
         raise TileSetError("its arrays disagree in length")
-    if set(tileset.codes) - set(TILES):
+    if set(tileset.codes + tileset.reads) - set(TILES):
         raise TileSetError("unknown tile codes")
     if m and not (np.isfinite(tileset.features).all() and np.isfinite(tileset.turned).all()):
         raise TileSetError("features that are not numbers")
