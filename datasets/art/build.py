@@ -16,7 +16,7 @@ from datasets.art import debian_raster, fonts, kmj, pypi
 from datasets.art.atlas import art_dir, list_designs, save_design
 from datasets.art.faces import available_fonts, missing_fonts, render_design
 
-DEFAULT_PROCEDURAL = 64  # seeds 0..63; held-out ones are listed in datasets/art/designs.py
+DEFAULT_PROCEDURAL = 70  # seeds 0..69; held-out and development ones: datasets/art/designs.py
 
 
 def build(out: Path, debroot: Path, pypi_dir: Path, n_procedural: int, force: bool, only: list[str] | None) -> list[str]:

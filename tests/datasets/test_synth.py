@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.art.designs import DEVELOPMENT, EXTRA, HELD_OUT, select
+from datasets.art.designs import DEVELOPMENT, EXTRA, HELD_OUT, SET_DEVELOPMENT, select
 from datasets.art.faces import available_fonts
 from datasets.classes import TILE_CODES, class_names
 from datasets.synth.generate import generate
@@ -137,7 +137,7 @@ def test_same_seed_gives_identical_files(art_root, tmp_path):
 
 
 @pytest.mark.parametrize("spec,expect_out,within", [
-    ("train", [*HELD_OUT, *EXTRA, *DEVELOPMENT], None),
+    ("train", [*HELD_OUT, *EXTRA, *DEVELOPMENT, *SET_DEVELOPMENT], None),
     ("heldout", [], HELD_OUT),
     ("extra", [], EXTRA),
     ("dev", [], DEVELOPMENT),
