@@ -3,6 +3,7 @@
     python -m datasets.eval.tileset choose    [--scenes 12]          # development designs only
     python -m datasets.eval.tileset partial                          # development only
     python -m datasets.eval.tileset copies    [--scenes 12]          # development only
+    python -m datasets.eval.tileset corrections [--scenes 12]        # development only
     python -m datasets.eval.tileset synthetic [--designs heldout] [--scenes 20]
     python -m datasets.eval.tileset night     [--design kmj_traditional] [--hands 16]
     python -m datasets.eval.tileset camerash  [--camerash ../shared/data/camerash]
@@ -74,6 +75,22 @@ become the shipped blend followed by that product of experts (Blend.copy_level b
 Blend.copy_temperature T), b in COPY_LEVEL x T in COPY_TEMPERATURE; the rest stands.
 If none but the shipped
 blend qualifies, it stays.
+
+`corrections` -- THE RULE for learning from what the player corrected (2026-12-03), written
+before any of its figures was seen. A set now records what the reader read each example as
+by itself; Blend.correction_level b swaps a tile's X and Y when its nearest example among
+those read as X was corrected to Y, at cosine b or closer. Candidates: no set at all
+(`untaught`: weight 0, corrections off), the shipped blend, and for b in CORRECTION_LEVEL
+both the shipped blend with corrections at b and corrections at b alone (weight 0).
+Development data only: the five `choose` designs (their sheets, `--scenes` scenes of seed
+DEV_SEED) and game nights of 16 hands (seed NIGHT_DEV_SEED) with the designs of
+CORRECTION_NIGHTS (no model learnt any of them: gnome_postmodern, proc_s000's night as in
+`partial`, and two of datasets.art.designs.SET_DEVELOPMENT). A candidate qualifies when on
+every development design its per-tile F1 is at least the untaught F1 (never worse), and its
+fixes in hands 5-16, the nights together, are no more than untaught. Among those, the fewest
+fixes wins; within COPY_TIE fixes per night, the higher mean development F1, then the larger
+b (it moves fewer tiles), then the smaller weight. If no candidate but `untaught`
+qualifies, a set changes nothing and the card says so.
 """
 from __future__ import annotations
 
@@ -105,6 +122,8 @@ NEAR_GRID = (0.0, 0.85, 0.9, 1.01)
 COPY_LEVEL = (0.85, 0.9, 0.95)
 COPY_TEMPERATURE = (0.01, 0.02)
 COPY_TIE = 0.1
+CORRECTION_LEVEL = (0.8, 0.9, 0.95)
+CORRECTION_NIGHTS = ("gnome_postmodern", "proc_s000", "proc_s064", "proc_s065")
 
 
 def read_scene(scene: Scene, refiner, stacker):
@@ -163,7 +182,7 @@ def teach_design(design: str, reader, cache: Path, seed: int = SHEET_SEED):
     except TileSetError as exc:
         return None, {"design": design, "sheet": str(exc)}
     tileset = TileSet(design, sheet.probe).add(sheet.codes, sheet.features, sheet.turned,
-                                               "sheet")
+                                               "sheet", reads=[t.read_as for t in sheet.tiles])
     return tileset, {"design": design, "sheet": f"{len(sheet.tiles)} tiles, rows {sheet.rows}",
                      "agreed_before": sheet.agreed, "teach_seconds": round(sheet.seconds, 3)}
 
@@ -312,11 +331,11 @@ def copy_candidates() -> dict:
     return out
 
 
-def run_copy_rule(count: int, cache: Path) -> dict:
-    """The `copies` rule of the module docstring."""
+def dev_figures(hows: dict, count: int, cache: Path, nights_of=NIGHT_DEV_DESIGNS):
+    """(per-candidate F1 of each development design, the untaught F1s, each development
+    night's summary) for the candidate blends `hows` (name -> Blend)."""
     from datasets.eval.tileset_night import run_night
 
-    hows = copy_candidates()
     f1s: dict[str, dict] = {name: {} for name in hows}
     untaught = {}
     for names, dev in dev_designs(count, cache):
@@ -327,8 +346,14 @@ def run_copy_rule(count: int, cache: Path) -> dict:
                                                       in zip(scenes, dev.parts)], names)["f1"]
         print(json.dumps({"design": design, "untaught": untaught[design],
                           **{n: f[design] for n, f in f1s.items()}}), flush=True)
-    nights = {d: run_night(d, 16, NIGHT_DEV_SEED, cache, hows)["summary"]
-              for d in NIGHT_DEV_DESIGNS}
+    nights = {d: run_night(d, 16, NIGHT_DEV_SEED, cache, hows)["summary"] for d in nights_of}
+    return f1s, untaught, nights
+
+
+def run_copy_rule(count: int, cache: Path) -> dict:
+    """The `copies` rule of the module docstring."""
+    hows = copy_candidates()
+    f1s, untaught, nights = dev_figures(hows, count, cache)
     rows = []
     for name, how in hows.items():
         fixes = sum(n[f"hands_5_on_{name}"] for n in nights.values())
@@ -353,6 +378,46 @@ def pick_copies(rows: list[dict]) -> str | None:
     best = min(r["night_fixes_5_on"] for r in ok)
     near = [r for r in ok if r["night_fixes_5_on"] <= best + COPY_TIE]
     return min(near, key=lambda r: (-r["mean_f1"], -r["blend"]["copy_level"]))["candidate"]
+
+
+def correction_candidates() -> dict:
+    from vision.tileset.reader import DEFAULT_BLEND
+
+    out = {"shipped": DEFAULT_BLEND}
+    for b in CORRECTION_LEVEL:
+        out[f"shipped_corrections_{b}"] = replace(DEFAULT_BLEND, correction_level=b)
+        out[f"corrections_{b}"] = replace(DEFAULT_BLEND, weight=0.0, correction_level=b)
+    return out
+
+
+def run_correction_rule(count: int, cache: Path) -> dict:
+    """The `corrections` rule of the module docstring."""
+    hows = correction_candidates()
+    f1s, untaught, nights = dev_figures(hows, count, cache, CORRECTION_NIGHTS)
+    rows = [{"candidate": "untaught", "weight": 0.0, "correction_level": 1.01, "f1": untaught,
+             "night_fixes_5_on": round(sum(n["hands_5_on_without"] for n in nights.values()),
+                                       3)}]
+    for name, how in hows.items():
+        rows.append({"candidate": name, "weight": how.weight,
+                     "correction_level": how.correction_level, "f1": f1s[name],
+                     "night_fixes_5_on": round(sum(n[f"hands_5_on_{name}"]
+                                                   for n in nights.values()), 3)})
+    for row in rows:
+        row["mean_f1"] = round(float(np.mean(list(row["f1"].values()))), 4)
+        row["qualifies"] = (all(row["f1"][d] >= untaught[d] for d in DEV_DESIGNS)
+                            and row["night_fixes_5_on"] <= rows[0]["night_fixes_5_on"])
+        print(json.dumps(row), flush=True)
+    return {"nights": nights, "grid": rows, "chosen": pick_correction(rows)}
+
+
+def pick_correction(rows: list[dict]) -> str:
+    """The `corrections` rule: fewest development night fixes; within COPY_TIE per night,
+    the higher mean F1, then the larger level, then the smaller weight."""
+    ok = [r for r in rows if r["qualifies"]]
+    best = min(r["night_fixes_5_on"] for r in ok)
+    near = [r for r in ok if r["night_fixes_5_on"] <= best + COPY_TIE * len(CORRECTION_NIGHTS)]
+    return min(near, key=lambda r: (-r["mean_f1"], -r["correction_level"],
+                                    r["weight"]))["candidate"]
 
 
 def run_speed(photo: Path, repeat: int, cache: Path) -> dict:
@@ -411,8 +476,8 @@ def run_partial_rule(cache: Path, camerash: Path) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("choose", "partial", "copies", "synthetic", "night",
-                                         "camerash", "speed"))
+    parser.add_argument("what", choices=("choose", "partial", "copies", "corrections",
+                                         "synthetic", "night", "camerash", "speed"))
     parser.add_argument("--photo", type=Path, help="speed: the photo to time")
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--designs", default="heldout")
@@ -443,6 +508,8 @@ def main(argv=None) -> int:
         out = run_partial_rule(args.cache, args.camerash)
     elif args.what == "copies":
         out = run_copy_rule(args.scenes, args.cache)
+    elif args.what == "corrections":
+        out = run_correction_rule(args.scenes, args.cache)
     elif args.what == "speed":
         out = run_speed(args.photo, args.repeat, args.cache)
     else:

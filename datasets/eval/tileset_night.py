@@ -64,6 +64,7 @@ def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None
     the shipped one as "with"), with the set learnt from the hands before."""
     from scoring.tiles import TILES
     from vision.runtime import operating_conf
+    from vision.tileset.learn import plain_reads
     from vision.tileset.reader import DEFAULT_BLEND, TaughtClassifier
     from vision.tileset.store import TileSet
 
@@ -88,7 +89,7 @@ def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None
             boxes = scene.found.xyxy[[j for j, _ in taught]]
             seen = base.features(scene.rgb, boxes)
             tileset = tileset.add([c for _, c in taught], seen.features, seen.turned,
-                                  f"hand:{i + 1}")
+                                  f"hand:{i + 1}", reads=plain_reads(seen, base.names))
         rows.append(row)
         print(row, flush=True)
     later = [r for r in rows if r["hand"] >= 5]

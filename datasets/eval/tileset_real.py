@@ -22,6 +22,7 @@ from datasets.real.camerash_boxes import BOXES_JSON as BOXES
 def taught_from(photos: dict, names: list[str], camerash: Path, refiner, probe):
     """A TileSet of the boxed tiles of the named photos."""
     from vision.image import load_photo
+    from vision.tileset.learn import plain_reads
     from vision.tileset.store import TileSet
 
     tileset = TileSet("camerash", probe)
@@ -32,7 +33,8 @@ def taught_from(photos: dict, names: list[str], camerash: Path, refiner, probe):
         boxes = np.array([t["box"] for t in tiles], np.float32) / [sx, sy, sx, sy]
         seen = refiner.features(photo.rgb, boxes)
         tileset = tileset.add([t["code"] for t in tiles], seen.features, seen.turned,
-                              f"photo:{name}", when=float(when))
+                              f"photo:{name}", when=float(when),
+                              reads=plain_reads(seen, refiner.names))
     return tileset
 
 

@@ -64,9 +64,15 @@ class Blend:
     # Above 1: no tile is a near-copy.
     copy_level: float = 1.01
     copy_temperature: float = 0.01
+    # The set's own corrections, before the blend: among the set's examples the reader read
+    # as it reads this tile, the nearest decides. When that is one the player corrected (read
+    # X, is Y) and its cosine is at least `correction_level`, the tile's X and Y swap
+    # probabilities: on this set the reader's X means Y (`corrections`). Above 1: off.
+    correction_level: float = 1.01
 
 
-DEFAULT_BLEND = Blend()
+# the `corrections` rule (datasets/eval/tileset.py) chose 0.95 on development data
+DEFAULT_BLEND = Blend(correction_level=0.95)
 
 
 def probe_image(size: int) -> np.ndarray:
@@ -81,37 +87,52 @@ def has_features(classifier) -> bool:
 
 class Bank:
     """A set's examples as one matrix: rows of `vectors` are every view of every example (each
-    size, as cut and turned); `owner` says which taught class each row is (0..len(classes)-1);
-    `classes` the class ids taught."""
+    size, as cut and turned), an example's `views` rows together, examples ordered by class;
+    `owner` says which taught class each row is (0..len(classes)-1); `classes` the class ids
+    taught; per example in that order, its class id (`code`) and what the reader read it as
+    by itself (`read`)."""
 
     def __init__(self, tileset: TileSet, names) -> None:
         index = {name: i for i, name in enumerate(names)}
         ids = np.array([index[c] for c in tileset.codes], np.int64)
+        reads = np.array([index[c] for c in tileset.reads], np.int64)
         self.classes = np.unique(ids)
-        views = tileset.features.shape[1] * 2
-        owner = np.repeat(np.searchsorted(self.classes, ids), views)
-        order = np.argsort(owner, kind="stable")
-        vectors = np.concatenate([tileset.features, tileset.turned], axis=1)
-        self.vectors = vectors.reshape(len(owner), -1)[order]
-        self.owner = owner[order]
+        self.views = tileset.features.shape[1] * 2
+        order = np.argsort(ids, kind="stable")
+        self.code, self.read = ids[order], reads[order]
+        owner = np.repeat(np.searchsorted(self.classes, self.code), self.views)
+        vectors = np.concatenate([tileset.features, tileset.turned], axis=1)[order]
+        self.vectors = vectors.reshape(len(owner), -1)
+        self.owner = owner
         self.starts = np.flatnonzero(np.r_[True, np.diff(self.owner) != 0])
 
-    def similarity(self, features: np.ndarray) -> np.ndarray:
-        """(N, len(classes)): each tile's highest cosine with each taught class's examples."""
+    def cosines(self, features: np.ndarray) -> np.ndarray:
+        """(N, len(code)): each tile's highest cosine with each example (any of its views)."""
         if not len(features):
-            return np.zeros((0, len(self.classes)), np.float32)
+            return np.zeros((0, len(self.code)), np.float32)
         # one matrix-vector product per tile: a matrix product would wake BLAS's thread
         # pool, which after the ONNX calls of a photo takes 20-30 ms to answer on 2 cores
         cos = np.stack([self.vectors @ f for f in features])
-        return np.maximum.reduceat(cos, self.starts, axis=1)
+        return cos.reshape(len(features), len(self.code), self.views).max(axis=2)
+
+    def similarity(self, features: np.ndarray, cosines: np.ndarray | None = None) -> np.ndarray:
+        """(N, len(classes)): each tile's highest cosine with each taught class's examples."""
+        cos = self.cosines(features) if cosines is None else cosines
+        if not len(cos):
+            return np.zeros((0, len(self.classes)), np.float32)
+        return np.maximum.reduceat(cos, self.starts // self.views, axis=1)
 
 
 def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
           how: Blend = DEFAULT_BLEND) -> np.ndarray:
     """The reader's probabilities (N, C) moved towards the set's examples (module doc)."""
-    if bank is None or not len(bank.classes) or how.weight <= 0 or not len(probs):
+    if bank is None or not len(bank.classes) or not len(probs):
         return probs
-    sim = bank.similarity(features)
+    cos = bank.cosines(features)
+    probs = corrections(probs, cos, bank, how.correction_level)
+    if how.weight <= 0:
+        return probs
+    sim = bank.similarity(features, cos)
     logits = np.concatenate([sim, np.full((len(probs), 1), how.threshold)],
                             axis=1) / how.temperature
     q = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -128,6 +149,23 @@ def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
                                     + how.weight * (q[:, :-1] + q[:, -1:] * within))
     near = sim.max(axis=1, keepdims=True) >= how.near_copy
     return copies(np.where(near, anywhere, kept).astype(probs.dtype), sim, bank.classes, how)
+
+
+def corrections(probs: np.ndarray, cos: np.ndarray, bank: Bank, level: float) -> np.ndarray:
+    """`Blend.correction_level`: each tile the reader reads as X, whose nearest example among
+    those the reader also read as X is one the player corrected to Y, at cosine `level` or
+    closer, has its X and Y probabilities swapped. Other tiles are returned bit for bit."""
+    if level > 1 or not len(probs) or not np.any(bank.read != bank.code):
+        return probs
+    out = probs.copy()
+    read = probs.argmax(axis=1)
+    for i in np.flatnonzero(np.isin(read, bank.read[bank.read != bank.code])):
+        alike = np.flatnonzero(bank.read == read[i])
+        nearest = alike[cos[i, alike].argmax()]
+        wanted = bank.code[nearest]
+        if wanted != read[i] and cos[i, nearest] >= level:
+            out[i, [read[i], wanted]] = probs[i, [wanted, read[i]]]
+    return out
 
 
 def copies(probs: np.ndarray, sim: np.ndarray, classes: np.ndarray, how: Blend) -> np.ndarray:
