@@ -15,8 +15,11 @@ import logging
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script by `streamlit run`: make `app` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run as a script by `streamlit run`: make `app` importable. Streamlit runs this file again
+# at every tap, so the folder is added once, not once per tap over a whole night.
+_REPO = str(Path(__file__).resolve().parent.parent)
+if __package__ in (None, "") and _REPO not in sys.path:
+    sys.path.insert(0, _REPO)
 
 import streamlit as st
 

@@ -188,3 +188,14 @@ def test_an_unexpected_failure_is_one_line_and_the_page_goes_on(page, monkeypatc
     message = page.error[0].value
     assert message.startswith("Something went wrong in the score") and "\n" not in message
     assert page.subheader[-1].value == "Tonight"  # the ledger still drew
+
+
+def test_each_tap_leaves_the_import_path_as_it_was(page):
+    """Streamlit runs the page file again at every tap; over a night of taps nothing may pile
+    up on sys.path (each entry slows every later import)."""
+    import sys
+
+    before = list(sys.path)
+    for code in HAND[:3]:
+        tap_palette(page.segmented_control(key="mode__win").set_value("Manual").run(), code)
+    assert sys.path == before
