@@ -1,5 +1,5 @@
 """`mahjong-lens sets [--json]`: the tile sets taught (name, examples per class, when last
-taught); `mahjong-lens sets --delete NAME` removes one. A damaged set is listed with its
+taught; in JSON also the examples the player corrected, as "read as>is": count); `mahjong-lens sets --delete NAME` removes one. A damaged set is listed with its
 one-line reason."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
 def summary_to_json(summary) -> dict:
     return {"name": summary.name, "examples": summary.examples,
             "tiles": sum(summary.examples.values()), "last_taught": _iso(summary.last_taught),
-            "error": summary.error}
+            "corrected": summary.corrected, "error": summary.error}
 
 
 def _iso(stamp: float | None) -> str | None:

@@ -26,8 +26,18 @@ def test_sets_json_lists_examples_per_class_and_when_last_taught(tmp_path, capsy
     assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0] == {"name": "home", "examples": {"1m": 2, "5f": 1}, "tiles": 3,
-                        "last_taught": "2027-01-15T08:00:00Z", "error": None}
+                        "last_taught": "2027-01-15T08:00:00Z", "corrected": {}, "error": None}
     assert lines[1]["name"] == "old" and "damaged" in lines[1]["error"]
+
+
+def test_sets_json_lists_the_corrections_a_set_learnt(tmp_path, capsys):
+    feats = np.eye(4, 8, dtype=np.float32)
+    tileset = TileSet("night", np.ones(8, np.float32)).add(
+        ["8s", "8s", "1f", "2m"], feats, feats, "hand:1", reads=["9s", "9s", "5f", "2m"])
+    save_set(tileset, tmp_path)
+    assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["corrected"] == {"9s>8s": 2, "5f>1f": 1}
 
 
 def test_sets_without_any_says_how_to_teach_one_and_json_lists_none(tmp_path, capsys):

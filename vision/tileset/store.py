@@ -19,6 +19,7 @@ import os
 import tempfile
 import time
 import zipfile
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -92,6 +93,11 @@ class TileSet:
         """Examples per class, in the order of the tile vocabulary."""
         return {code: self.codes.count(code) for code in TILES if code in self.codes}
 
+    def corrected(self) -> dict[str, int]:
+        """Examples the player corrected, per "read as>is" (e.g. "9s>8s"), most first."""
+        pairs = Counter(f"{r}>{c}" for r, c in zip(self.reads, self.codes) if r != c)
+        return dict(sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])))
+
     @property
     def last_taught(self) -> float | None:
         return float(self.taught.max()) if len(self.taught) else None
@@ -161,6 +167,7 @@ class SetSummary:
     examples: dict[str, int]
     last_taught: float | None
     error: str | None = None  # a damaged file is listed with its one-line reason
+    corrected: dict[str, int] = field(default_factory=dict)  # TileSet.corrected
 
 
 def save_set(tileset: TileSet, data: str | os.PathLike | None = None) -> Path:
@@ -247,7 +254,8 @@ def list_sets(data: str | os.PathLike | None = None) -> list[SetSummary]:
             continue
         try:
             tileset = load_set(path.stem, data)
-            out.append(SetSummary(tileset.name, tileset.per_class(), tileset.last_taught))
+            out.append(SetSummary(tileset.name, tileset.per_class(), tileset.last_taught,
+                                  corrected=tileset.corrected()))
         except TileSetError as exc:
             out.append(SetSummary(path.stem, {}, None, str(exc)))
     return out
