@@ -3,7 +3,11 @@ each tile is to the set's own examples.
 
 The committed crop reader has a second output, `features` (datasets/export/
 classifier_features.py): each member's pooled vector, L2-normalised, joined into one unit
-vector. A tile's similarity to a class is its highest cosine with that class's examples,
+vector. First the set's corrections: a tile the reader reads as X whose nearest example among
+those it also read as X was corrected to Y (at cosine `correction_level` or closer) is read
+as Y, its X and Y probabilities swapped; the reader makes the same mistake on every copy of
+a tile of a set it never saw. Then the blend. A tile's similarity to a class is its highest
+cosine with that class's examples,
 each taken as cut and turned 180°. The similarities of the taught classes and a neutral
 level THRESHOLD (a tile like no example) go through a softmax at TEMPERATURE: `q`. The
 reading becomes
@@ -19,7 +23,7 @@ After that, reading goes on as without a set: flowers and seasons re-read from s
 boxes and weighed by their printed glyphs, and the photo's tiles read together as one set
 (no fifth copy, one of each bonus tile: vision/recognition/copies.py).
 
-The three numbers (`Blend`) and the sizes an example is kept at (VIEW_SIDES) were chosen on
+The numbers of `Blend` and the sizes an example is kept at (VIEW_SIDES) were chosen on
 development designs only, by the rule written in datasets/eval/tileset.py before any figure
 was seen (models/README.md, "Learning a table's set").
 """
