@@ -1,6 +1,7 @@
 """`mahjong-lens sets [--json]`: the tile sets taught (name, examples per class, when last
-taught; in JSON also the examples the player corrected, as "read as>is": count); `mahjong-lens sets --delete NAME` removes one. A damaged set is listed with its
-one-line reason."""
+taught; in JSON also the examples the player corrected, as "read as>is": count);
+`mahjong-lens sets --delete NAME` removes one. A damaged set is listed with its one-line
+reason."""
 from __future__ import annotations
 
 import json

@@ -182,7 +182,7 @@ def teach_design(design: str, reader, cache: Path, seed: int = SHEET_SEED):
     except TileSetError as exc:
         return None, {"design": design, "sheet": str(exc)}
     tileset = TileSet(design, sheet.probe).add(sheet.codes, sheet.features, sheet.turned,
-                                               "sheet", reads=[t.read_as for t in sheet.tiles])
+                                               "sheet", reads=sheet.reads)
     return tileset, {"design": design, "sheet": f"{len(sheet.tiles)} tiles, rows {sheet.rows}",
                      "agreed_before": sheet.agreed, "teach_seconds": round(sheet.seconds, 3)}
 

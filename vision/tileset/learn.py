@@ -52,6 +52,11 @@ class Sheet:
         return [t.code for t in self.tiles]
 
     @property
+    def reads(self) -> list[str]:
+        """What the reader read each tile as, without the set."""
+        return [t.read_as for t in self.tiles]
+
+    @property
     def agreed(self) -> int:
         """Tiles the reader already read as their code, without the set."""
         return sum(t.code == t.read_as for t in self.tiles)
@@ -156,7 +161,7 @@ def save_sheet(sheet: Sheet, name: str, data: str | os.PathLike | None = None,
     """Add a read sheet's tiles to the named set (created when new); the set as stored."""
     tileset = open_or_new(name, sheet.probe, data)
     tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source,
-                          reads=[t.read_as for t in sheet.tiles])
+                          reads=sheet.reads)
     save_set(tileset, data)
     return tileset
 

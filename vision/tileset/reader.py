@@ -7,8 +7,7 @@ vector. First the set's corrections: a tile the reader reads as X whose nearest 
 those it also read as X was corrected to Y (at cosine `correction_level` or closer) is read
 as Y, its X and Y probabilities swapped; the reader makes the same mistake on every copy of
 a tile of a set it never saw. Then the blend. A tile's similarity to a class is its highest
-cosine with that class's examples,
-each taken as cut and turned 180°. The similarities of the taught classes and a neutral
+cosine with that class's examples, each taken as cut and turned 180°. The similarities of the taught classes and a neutral
 level THRESHOLD (a tile like no example) go through a softmax at TEMPERATURE: `q`. The
 reading becomes
 
@@ -92,9 +91,9 @@ def has_features(classifier) -> bool:
 class Bank:
     """A set's examples as one matrix: rows of `vectors` are every view of every example (each
     size, as cut and turned), an example's `views` rows together, examples ordered by class;
-    `owner` says which taught class each row is (0..len(classes)-1); `classes` the class ids
-    taught; per example in that order, its class id (`code`) and what the reader read it as
-    by itself (`read`)."""
+    `classes` the class ids taught, `starts` the first example of each; per example in that
+    order, its class id (`code`), what the reader read it as by itself (`read`) and whether
+    the player corrected that (`corrected`)."""
 
     def __init__(self, tileset: TileSet, names) -> None:
         index = {name: i for i, name in enumerate(names)}
@@ -104,11 +103,10 @@ class Bank:
         self.views = tileset.features.shape[1] * 2
         order = np.argsort(ids, kind="stable")
         self.code, self.read = ids[order], reads[order]
-        owner = np.repeat(np.searchsorted(self.classes, self.code), self.views)
+        self.corrected = self.read != self.code
         vectors = np.concatenate([tileset.features, tileset.turned], axis=1)[order]
-        self.vectors = vectors.reshape(len(owner), -1)
-        self.owner = owner
-        self.starts = np.flatnonzero(np.r_[True, np.diff(self.owner) != 0])
+        self.vectors = vectors.reshape(len(self.code) * self.views, -1)
+        self.starts = np.flatnonzero(np.r_[True, np.diff(self.code) != 0])
 
     def cosines(self, features: np.ndarray) -> np.ndarray:
         """(N, len(code)): each tile's highest cosine with each example (any of its views)."""
@@ -124,7 +122,7 @@ class Bank:
         cos = self.cosines(features) if cosines is None else cosines
         if not len(cos):
             return np.zeros((0, len(self.classes)), np.float32)
-        return np.maximum.reduceat(cos, self.starts // self.views, axis=1)
+        return np.maximum.reduceat(cos, self.starts, axis=1)
 
 
 def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
@@ -159,11 +157,11 @@ def corrections(probs: np.ndarray, cos: np.ndarray, bank: Bank, level: float) ->
     """`Blend.correction_level`: each tile the reader reads as X, whose nearest example among
     those the reader also read as X is one the player corrected to Y, at cosine `level` or
     closer, has its X and Y probabilities swapped. Other tiles are returned bit for bit."""
-    if level > 1 or not len(probs) or not np.any(bank.read != bank.code):
+    if level > 1 or not len(probs) or not bank.corrected.any():
         return probs
     out = probs.copy()
     read = probs.argmax(axis=1)
-    for i in np.flatnonzero(np.isin(read, bank.read[bank.read != bank.code])):
+    for i in np.flatnonzero(np.isin(read, bank.read[bank.corrected])):
         alike = np.flatnonzero(bank.read == read[i])
         nearest = alike[cos[i, alike].argmax()]
         wanted = bank.code[nearest]
