@@ -76,6 +76,34 @@ def test_a_damaged_set_is_one_line_and_listed_with_its_reason(tmp_path, content)
     assert summary.name == "home" and "damaged" in summary.error
 
 
+def _object_array(path):
+    np.save(path.with_suffix(".npy"), np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    path.with_suffix(".npy").rename(path)
+
+
+def _without_meta(path):
+    np.savez(path, codes=np.array(["1m"]))
+
+
+def _bad_meta(path):
+    np.savez(path, meta=np.array("{not json"))
+
+
+@pytest.mark.parametrize("write, reason", [
+    (lambda path: path.write_bytes(b"not a zip file"), "not a tile set file"),
+    (_object_array, "not a tile set file"),
+    (_without_meta, "parts of it are missing"),
+    (_bad_meta, "its description is unreadable"),
+])
+def test_a_damaged_set_says_what_is_wrong_in_plain_words(tmp_path, write, reason):
+    path = set_path("home", tmp_path)
+    path.parent.mkdir(parents=True)
+    write(path)
+    with pytest.raises(TileSetError) as err:
+        load_set("home", tmp_path)
+    assert str(err.value) == f"tile set 'home' is damaged ({reason})"
+
+
 def test_a_set_with_missing_arrays_is_damaged(tmp_path):
     path = set_path("home", tmp_path)
     path.parent.mkdir(parents=True)

@@ -213,15 +213,29 @@ def load_set(name: str, data: str | os.PathLike | None = None, probe: np.ndarray
                               tuple(str(s) for s in npz["sources"]),
                               npz["taught"].astype(np.float64), reads)
         _check_shapes(tileset, int(meta["format"]))
-    except TileSetError as exc:
-        raise TileSetError(f"tile set {path.stem!r} is damaged ({exc})") from None
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise TileSetError(f"tile set {path.stem!r} is damaged ({reason})") from None
+    except (TileSetError, OSError, ValueError, KeyError, TypeError, EOFError,
+            zipfile.BadZipFile) as exc:
+        raise TileSetError(f"tile set {path.stem!r} is damaged ({damage(exc)})") from None
     if probe is not None and not same_model(tileset.probe, probe):
         raise TileSetError(f"tile set {tileset.name!r} was taught with another reader model; "
                            f"teach it again")
     return tileset
+
+
+def damage(exc: Exception) -> str:
+    """What is wrong with a set file, in a player's words (numpy's own messages speak of
+    pickles and keyword arguments)."""
+    if isinstance(exc, TileSetError):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return "parts of it are missing"
+    if isinstance(exc, (zipfile.BadZipFile, EOFError)) or "pickle" in str(exc):
+        return "not a tile set file"
+    if isinstance(exc, json.JSONDecodeError):
+        return "its description is unreadable"
+    if isinstance(exc, OSError):
+        return exc.strerror or "it cannot be read"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def same_model(probe: np.ndarray, other: np.ndarray) -> bool:
