@@ -47,6 +47,14 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
 
 
+def one_line(exc: Exception) -> str:
+    """An error as the line a player reads: a failed file operation as "PATH: reason"
+    (Python's own text starts with "[Errno 20]")."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return str(exc)
+
+
 def _main(argv: list[str]) -> int:
     parser = build_parser()
     if not argv:  # plain `mahjong-lens`: what it can do, not an error
@@ -63,7 +71,7 @@ def _main(argv: list[str]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (ValueError, OSError) as exc:
-        print(f"mahjong-lens {args.command}: {translate(str(exc))}", file=sys.stderr)
+        print(f"mahjong-lens {args.command}: {translate(one_line(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

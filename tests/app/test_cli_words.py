@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from app.cli import main
+from app.cli import main, one_line
 from app.commands.detect import reading_order
 from app_fixtures import table_photo
 from scoring.hand import parse_hand
@@ -116,3 +116,13 @@ def test_read_asks_to_check_doubtful_tiles_only_when_there_are_some(
     code, out, _ = _run(capsys, "read", str(path))
     assert code == 0 and out.startswith("no complete hand")
     assert ("marked doubtful" in out) == says_check
+
+
+@pytest.mark.parametrize("exc, line", [
+    (NotADirectoryError(20, "Not a directory", "/d/tilesets"), "/d/tilesets: Not a directory"),
+    (PermissionError(13, "Permission denied"), "Permission denied"),
+    (OSError("disk on fire"), "disk on fire"),
+    (ValueError("CODES is empty"), "CODES is empty"),
+])
+def test_an_error_is_said_without_pythons_errno(exc, line):
+    assert one_line(exc) == line

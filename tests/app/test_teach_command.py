@@ -53,3 +53,13 @@ def test_teach_refuses_a_bad_name_or_bad_codes_in_one_line(tmp_path, capsys, arg
     err = capsys.readouterr().err
     assert err.startswith("mahjong-lens teach: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "tilesets").exists()
+
+
+@pytest.mark.slow
+def test_a_data_folder_that_cannot_hold_sets_is_one_line_with_its_path(sheet_photo, tmp_path,
+                                                                       capsys):
+    data = tmp_path / "data"
+    data.write_text("a file, not a folder")
+    assert main(["teach", str(sheet_photo), "--tiles", CODES, "--set", "home",
+                 "--data-dir", str(data)]) == 2
+    assert capsys.readouterr().err == f"mahjong-lens teach: {data}/tilesets: Not a directory\n"
