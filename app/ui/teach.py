@@ -182,7 +182,9 @@ def _flash() -> None:
 
 
 def _render_found(name_key: str) -> None:
-    """Each found tile beside the code it will be stored under, with a menu to fix it."""
+    """Each found tile beside the code it will be stored under, with a menu to fix it: the
+    tiles the reader alone reads as another code first and Save right after them (on a phone
+    the whole sheet is three screens), the others folded away below."""
     pending = st.session_state.get(STATE)
     if not pending:
         return
@@ -191,19 +193,31 @@ def _render_found(name_key: str) -> None:
                   "{agreed} of them right. Fix any code that is wrong, then save.").format(
         count=len(sheet.tiles), rows=" · ".join(",".join(map(str, r)) for r in sheet.rows),
         agreed=sheet.agreed))
-    if sheet.agreed < len(sheet.tiles):
-        st.caption(_("Framed in orange: the reader alone reads these as another tile."))
+    doubtful = [i for i, t in enumerate(sheet.tiles) if t.read_as != t.code]
+    others = [i for i, t in enumerate(sheet.tiles) if t.read_as == t.code]
     st.html(CSS)
-    with st.container(horizontal=True, gap="small", key="teach_tiles"):
-        for i, (tile, crop) in enumerate(zip(sheet.tiles, pending["crops"])):
-            flag = "dbt" if tile.read_as != tile.code else "ok"
-            with st.container(width=CELL_WIDTH, gap=None, key=f"teach_cell__{flag}__{i}"):
-                st.image(crop, width=CROP_SIDE)
-                st.selectbox(_("Tile {number}").format(number=i + 1), TILES,
-                             index=TILES.index(tile.code), key=f"teach_code__{pending['rev']}__{i}",
-                             label_visibility="collapsed")
+    if doubtful:
+        st.caption(_("Framed in orange: the reader alone reads these as another tile."))
+        _tile_cells(pending, doubtful, "dbt")
     st.button(_("Save the set"), key="teach_save", type="primary", icon=":material/save:",
               on_click=on_save, args=(name_key,))
+    label = (ngettext("The other {count} tile", "The other {count} tiles", len(others))
+             if doubtful else ngettext("All {count} tile", "All {count} tiles", len(others)))
+    with st.expander(label.format(count=len(others)), icon=":material/grid_view:"):
+        _tile_cells(pending, others, "ok")
+
+
+def _tile_cells(pending: dict, indices: list[int], flag: str) -> None:
+    """The found tiles `indices` (in sheet order), each its crop above its code menu."""
+    tiles = pending["sheet"].tiles
+    with st.container(horizontal=True, gap="small", key=f"teach_tiles__{flag}"):
+        for i in indices:
+            with st.container(width=CELL_WIDTH, gap=None, key=f"teach_cell__{flag}__{i}"):
+                st.image(pending["crops"][i], width=CROP_SIDE)
+                st.selectbox(_("Tile {number}").format(number=i + 1), TILES,
+                             index=TILES.index(tiles[i].code),
+                             key=f"teach_code__{pending['rev']}__{i}",
+                             label_visibility="collapsed")
 
 
 def render_sets() -> None:

@@ -222,7 +222,8 @@ def _read_sheet(at, png: bytes, codes: str = SHEET, name: str = "Jade"):
 
 def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_png, data_dir):
     at = _read_sheet(teach_page, sheet_png)
-    cells = [s for s in at.selectbox if s.key.startswith("teach_code__")]
+    cells = sorted((s for s in at.selectbox if s.key.startswith("teach_code__")),
+                   key=lambda s: int(s.key.rsplit("__", 1)[1]))
     assert len(cells) == 42 and "42 tiles found" in texts(at)
     assert "Framed in orange" in texts(at)  # the flowers the reader alone misreads
     assert [c.value for c in cells[:9]] == [f"{n}m" for n in range(1, 10)]
@@ -235,6 +236,20 @@ def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_p
     assert at.session_state["tileset"] == "Jade"  # the set just taught is the night's set
     at.button(key="delete__Jade").click().run()
     assert list_sets(data_dir) == [] and "Tile set 'Jade' deleted." in texts(at)
+
+
+def test_the_tiles_to_check_come_first_and_save_right_after_them(teach_page, sheet_png):
+    at = _read_sheet(teach_page, sheet_png)
+    sheet = at.session_state["teach"]["sheet"]
+    doubtful = [i for i, t in enumerate(sheet.tiles) if t.read_as != t.code]
+    assert 0 < len(doubtful) < 42
+    order = [int(s.key.rsplit("__", 1)[1]) for s in at.selectbox
+             if s.key.startswith("teach_code__")]
+    assert order[:len(doubtful)] == doubtful  # then the rest, folded away
+    (folded,) = at.expander
+    assert folded.label == f"The other {42 - len(doubtful)} tiles"
+    assert sorted(int(s.key.rsplit("__", 1)[1]) for s in folded.selectbox) == sorted(
+        set(range(42)) - set(doubtful))
 
 
 def test_a_sheet_that_does_not_match_is_refused_in_one_line(teach_page, sheet_png, data_dir):
