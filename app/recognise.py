@@ -7,6 +7,7 @@ broken model into a message the page shows while manual entry keeps working.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import threading
@@ -32,6 +33,13 @@ LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
 MAX_READS_AT_ONCE = 2
 _READS = threading.BoundedSemaphore(MAX_READS_AT_ONCE)
 OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
+
+
+@contextlib.contextmanager
+def reading_slot():
+    """Hold one of the server's MAX_READS_AT_ONCE photo reads (a hand or a sheet) meanwhile."""
+    with _READS:
+        yield
 
 
 class Reader(Protocol):
@@ -127,7 +135,7 @@ def recognise(data: bytes, reader: Reader, keep_photo: bool = False) -> Recognit
     from vision.image import ImageError
     start = time.perf_counter()
     try:
-        with _READS:
+        with reading_slot():
             reading = reader.read(bytes(data))
     except ImageError as exc:
         return "Could not use this photo: " + str(exc).removeprefix("image bytes: ")

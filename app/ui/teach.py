@@ -22,7 +22,7 @@ from app.tiles_art import tile_png
 from scoring.tiles import TILES, parse_tiles
 from vision.tileset import check_name, delete_set, list_sets, read_sheet, save_sheet
 
-from . import ledger_view, tileset
+from . import ledger_view, photo, tileset
 from .language import said
 from .literal import literal
 
@@ -95,10 +95,18 @@ def on_read(photo_key: str) -> None:
         return
     data = upload.getvalue()
     try:
-        sheet = read_sheet([data], ss.get("teach_codes") or SHEET_CODES, reader=sheet_reader())
-        shown = crops(data, sheet)
+        with recognise.reading_slot():  # a sheet waits its turn like a hand's photo
+            sheet = read_sheet([data], ss.get("teach_codes") or SHEET_CODES, reader=sheet_reader())
+            shown = crops(data, sheet)
     except (ValueError, OSError) as exc:
         ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        return
+    except MemoryError:
+        ss["teach_flash"] = ("error", _("The photo is too large to read on this machine."))
+        return
+    except Exception as exc:  # the reader is a boundary: a model error must not end the page
+        ss["teach_flash"] = ("error", _("The tile reader failed on this photo ({reason}).").format(
+            reason=tileset.one_line(exc)))
         return
     ss[STATE] = {"sheet": sheet, "crops": shown, "rev": ss.get("teach_rev", 0) + 1}
     ss["teach_rev"] = ss[STATE]["rev"]
@@ -166,7 +174,7 @@ def render() -> None:
         st.camera_input(_("Photo of the sheet"), key=photo_key, label_visibility="collapsed")
     else:
         st.file_uploader(_("Photo of the sheet"), key=photo_key, label_visibility="collapsed",
-                         type=["jpg", "jpeg", "png", "webp", "heic", "heif"])
+                         type=photo.PHOTO_TYPES, max_upload_size=photo.MAX_UPLOAD_MB)
     st.button(_("Read the sheet"), key="teach_read", icon=":material/grid_view:",
               on_click=on_read, args=(photo_key,))
     _flash()

@@ -260,5 +260,38 @@ def test_a_sheet_that_does_not_match_is_refused_in_one_line(teach_page, sheet_pn
     assert not keys_of(at, "teach_save") and not (data_dir / "tilesets").exists()
 
 
+def _raise(exc):
+    def read_sheet(*args, **kwargs):
+        raise exc
+    return read_sheet
+
+
+@pytest.mark.parametrize("exc, said", [
+    (MemoryError(), "The photo is too large to read on this machine."),
+    (RuntimeError("ONNX session\nbroke"), "The tile reader failed on this photo (ONNX session broke)."),
+])
+def test_a_reader_failure_on_a_sheet_is_one_line_and_stores_nothing(teach_page, data_dir,
+                                                                     monkeypatch, exc, said):
+    from app.ui import teach
+    monkeypatch.setattr(teach, "read_sheet", _raise(exc))
+    at = _read_sheet(teach_page, b"any bytes: the reader is what fails")
+    assert not at.exception and [e.value for e in at.error] == [said]
+    assert not keys_of(at, "teach_save") and not (data_dir / "tilesets").exists()
+
+
+def test_a_sheet_is_read_in_one_of_the_servers_reading_slots(teach_page, monkeypatch):
+    from app import recognise
+    from app.ui import teach
+    free = []
+
+    def read_sheet(*args, **kwargs):
+        free.append(recognise._READS._value)
+        raise ValueError("found 0 tiles")
+    monkeypatch.setattr(teach, "read_sheet", read_sheet)
+    _read_sheet(teach_page, b"bytes")
+    assert free == [recognise.MAX_READS_AT_ONCE - 1]
+    assert recognise._READS._value == recognise.MAX_READS_AT_ONCE  # given back
+
+
 def keys_of(at, prefix: str) -> list[str]:
     return [b.key for b in at.button if b.key and b.key.startswith(prefix)]
