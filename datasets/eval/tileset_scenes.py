@@ -21,13 +21,17 @@ class Scene:
     sample: object  # datasets.eval.samples.Sample
 
 
-def scenes_of(design: str, count: int, seed: int, cache: Path) -> Path:
-    """The design's scenes, generated once into the cache."""
+SCENE_SIDE = 1280  # the scenes' long side, as the generator draws them by default
+
+
+def scenes_of(design: str, count: int, seed: int, cache: Path, side: int = SCENE_SIDE) -> Path:
+    """The design's scenes, `side` pixels on their long side, generated once into the cache."""
     from datasets.synth.generate import generate
 
-    folder = cache / f"scenes_{design}_{seed}_{count}"
+    suffix = "" if side == SCENE_SIDE else f"_{side}px"
+    folder = cache / f"scenes_{design}_{seed}_{count}{suffix}"
     if not (folder / "truth").is_dir() or len(list((folder / "truth").glob("*.json"))) < count:
-        generate(folder, count, seed, designs_spec=design, workers=1)
+        generate(folder, count, seed, designs_spec=design, size=side, workers=1)
     return folder
 
 

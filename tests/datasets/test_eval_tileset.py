@@ -59,3 +59,17 @@ def test_a_sheet_photo_lays_every_face_of_the_design_in_rows():
     assert all(0 <= b[0] < b[2] <= img.shape[1] and 0 <= b[1] < b[3] <= img.shape[0]
                for b in boxes)
     assert boxes[0][1] < boxes[9][1] < boxes[18][1] < boxes[27][1] < boxes[34][1]
+
+
+@pytest.mark.parametrize("side, folder", [(1280, "scenes_kmj_default_7_3"),
+                                          (2000, "scenes_kmj_default_7_3_2000px")])
+def test_scenes_of_another_size_are_drawn_at_that_size_into_their_own_folder(
+        tmp_path, monkeypatch, side, folder):
+    from datasets.eval import tileset_scenes
+    from datasets.synth import generate as generator
+
+    drawn = []
+    monkeypatch.setattr(generator, "generate",
+                        lambda out, count, seed, **kw: drawn.append((out.name, kw["size"])))
+    assert tileset_scenes.scenes_of("kmj_default", 3, 7, tmp_path, side).name == folder
+    assert drawn == [(folder, side)]
