@@ -25,13 +25,16 @@ SCENE_SIDE = 1280  # the scenes' long side, as the generator draws them by defau
 
 
 def scenes_of(design: str, count: int, seed: int, cache: Path, side: int = SCENE_SIDE) -> Path:
-    """The design's scenes, `side` pixels on their long side, generated once into the cache."""
+    """The design's scenes, `side` pixels on their long side, generated once into the cache.
+    Face-down tiles are labelled `back`, as in the pipeline's evaluation scenes: the finder
+    finds them and the reader reads them, so unlabelled they would count as false tiles."""
     from datasets.synth.generate import generate
 
     suffix = "" if side == SCENE_SIDE else f"_{side}px"
-    folder = cache / f"scenes_{design}_{seed}_{count}{suffix}"
+    folder = cache / f"scenes_{design}_{seed}_{count}_fd{suffix}"
     if not (folder / "truth").is_dir() or len(list((folder / "truth").glob("*.json"))) < count:
-        generate(folder, count, seed, designs_spec=design, size=side, workers=1)
+        generate(folder, count, seed, designs_spec=design, size=side, workers=1,
+                 label_face_down=True)
     return folder
 
 

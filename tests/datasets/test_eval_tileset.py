@@ -61,15 +61,16 @@ def test_a_sheet_photo_lays_every_face_of_the_design_in_rows():
     assert boxes[0][1] < boxes[9][1] < boxes[18][1] < boxes[27][1] < boxes[34][1]
 
 
-@pytest.mark.parametrize("side, folder", [(1280, "scenes_kmj_default_7_3"),
-                                          (2000, "scenes_kmj_default_7_3_2000px")])
-def test_scenes_of_another_size_are_drawn_at_that_size_into_their_own_folder(
+@pytest.mark.parametrize("side, folder", [(1280, "scenes_kmj_default_7_3_fd"),
+                                          (2000, "scenes_kmj_default_7_3_fd_2000px")])
+def test_scenes_are_drawn_at_their_size_with_face_down_tiles_labelled(
         tmp_path, monkeypatch, side, folder):
     from datasets.eval import tileset_scenes
     from datasets.synth import generate as generator
 
     drawn = []
     monkeypatch.setattr(generator, "generate",
-                        lambda out, count, seed, **kw: drawn.append((out.name, kw["size"])))
+                        lambda out, count, seed, **kw: drawn.append(
+                            (out.name, kw["size"], kw["label_face_down"])))
     assert tileset_scenes.scenes_of("kmj_default", 3, 7, tmp_path, side).name == folder
-    assert drawn == [(folder, side)]
+    assert drawn == [(folder, side, True)]
