@@ -20,6 +20,18 @@ datasets.eval.layout.compare) the share of readable scenes whose hand is exactly
 (`exact`) and right for a scorer (`hand`). A design whose sheet is refused is read
 untaught both ways and listed.
 
+`margins` -- THE RULE for trusting a correction at a lower cosine when it clearly stands out
+(2026-12-03), written before any of its figures was seen. The shipped corrections step
+swaps X for Y when the nearest example read as X was corrected to Y at cosine 0.95 or closer;
+most repeated mistakes come nowhere near 0.95. Blend.correction_margin m also lets a
+correction decide at a lower level b when its cosine beats every example read as X and
+truly X by at least m. Candidates: the shipped blend, and the shipped blend with b in
+MARGIN_LEVEL x m in MARGIN. Development data, qualification and choice as in `corrections`
+(the five `choose` designs, the nights of CORRECTION_NIGHTS; F1 never below untaught on a
+design, night fixes no more than untaught; fewest fixes, within COPY_TIE per night the
+higher mean F1, then the larger m, then the larger b). If the shipped blend wins, nothing
+changes.
+
 `--scene-side`: the scenes' long side. The targets are set on the generator's 1280 px,
 where a hand's tile is about 30 px across; the app decodes a 12 MP phone photo at 2000 px
 (vision.recognition.refine.DECODE_MIN_SIDE), where the same framing gives tiles about 1.6
@@ -131,6 +143,8 @@ COPY_LEVEL = (0.85, 0.9, 0.95)
 COPY_TEMPERATURE = (0.01, 0.02)
 COPY_TIE = 0.1
 CORRECTION_LEVEL = (0.8, 0.9, 0.95)
+MARGIN_LEVEL = (0.8, 0.85, 0.9)
+MARGIN = (0.03, 0.06, 0.1)
 CORRECTION_NIGHTS = ("gnome_postmodern", "proc_s000", "proc_s064", "proc_s065")
 
 
