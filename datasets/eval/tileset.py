@@ -4,6 +4,7 @@
     python -m datasets.eval.tileset partial                          # development only
     python -m datasets.eval.tileset copies    [--scenes 12]          # development only
     python -m datasets.eval.tileset corrections [--scenes 12]        # development only
+    python -m datasets.eval.tileset margins   [--scenes 12]          # development only
     python -m datasets.eval.tileset synthetic [--designs heldout] [--scenes 20]
     python -m datasets.eval.tileset night     [--design kmj_traditional] [--hands 16]
     python -m datasets.eval.tileset camerash  [--camerash ../shared/data/camerash]
@@ -265,7 +266,9 @@ def finish(scene: Scene, parts: Parts, refiner, how):
     from vision.tileset.reader import blend
 
     found = scene.found
-    probs = blend(parts.raw, parts.features, refiner.bank, how)
+    # a copy: the blend may hand back `parts.raw` itself (no set, weight 0), and the glyphs
+    # below re-weigh in place; every candidate must start from the same reading
+    probs = np.array(blend(parts.raw, parts.features, refiner.bank, how), copy=True)
     if parts.glyphs is not None:
         for i in np.flatnonzero(probs[:, bonus_ids(refiner.names)].sum(axis=1) >= BONUS_MASS):
             probs[i] = reweigh(probs[i], refiner.names, parts.glyphs[i])
@@ -434,6 +437,41 @@ def run_correction_rule(count: int, cache: Path) -> dict:
     return {"nights": nights, "grid": rows, "chosen": pick_correction(rows)}
 
 
+def run_margin_rule(count: int, cache: Path) -> dict:
+    """The `margins` rule of the module docstring."""
+    from vision.tileset.reader import DEFAULT_BLEND
+
+    hows = {"shipped": DEFAULT_BLEND}
+    for b, m in itertools.product(MARGIN_LEVEL, MARGIN):
+        hows[f"floor_{b}_margin_{m}"] = replace(DEFAULT_BLEND, correction_floor=b,
+                                                 correction_margin=m)
+    f1s, untaught, nights = dev_figures(hows, count, cache, CORRECTION_NIGHTS)
+    untaught_fixes = round(sum(n["hands_5_on_without"] for n in nights.values()), 3)
+    rows = []
+    for name, how in hows.items():
+        row = {"candidate": name, "floor": how.correction_floor,
+               "margin": how.correction_margin, "f1": f1s[name],
+               "night_fixes_5_on": round(sum(n[f"hands_5_on_{name}"] for n in nights.values()),
+                                         3)}
+        row["mean_f1"] = round(float(np.mean(list(row["f1"].values()))), 4)
+        row["qualifies"] = (all(row["f1"][d] >= untaught[d] for d in DEV_DESIGNS)
+                            and row["night_fixes_5_on"] <= untaught_fixes)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return {"nights": nights, "untaught_f1": untaught, "untaught_night_fixes_5_on": untaught_fixes,
+            "grid": rows, "chosen": pick_margin(rows)}
+
+
+def pick_margin(rows: list[dict]) -> str:
+    """The `margins` rule: fewest development night fixes; within COPY_TIE per night, the
+    higher mean F1, then the larger margin, then the larger floor (the shipped blend's are
+    above 1: it wins a full tie)."""
+    ok = [r for r in rows if r["qualifies"]] or [rows[0]]
+    best = min(r["night_fixes_5_on"] for r in ok)
+    near = [r for r in ok if r["night_fixes_5_on"] <= best + COPY_TIE * len(CORRECTION_NIGHTS)]
+    return min(near, key=lambda r: (-r["mean_f1"], -r["margin"], -r["floor"]))["candidate"]
+
+
 def pick_correction(rows: list[dict]) -> str:
     """The `corrections` rule: fewest development night fixes; within COPY_TIE per night,
     the higher mean F1, then the larger level, then the smaller weight."""
@@ -500,7 +538,7 @@ def run_partial_rule(cache: Path, camerash: Path) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("choose", "partial", "copies", "corrections",
+    parser.add_argument("what", choices=("choose", "partial", "copies", "corrections", "margins",
                                          "synthetic", "night", "camerash", "speed"))
     parser.add_argument("--photo", type=Path, help="speed: the photo to time")
     parser.add_argument("--repeat", type=int, default=9)
@@ -537,6 +575,8 @@ def main(argv=None) -> int:
         out = run_copy_rule(args.scenes, args.cache)
     elif args.what == "corrections":
         out = run_correction_rule(args.scenes, args.cache)
+    elif args.what == "margins":
+        out = run_margin_rule(args.scenes, args.cache)
     elif args.what == "speed":
         out = run_speed(args.photo, args.repeat, args.cache)
     else:

@@ -74,3 +74,32 @@ def test_scenes_are_drawn_at_their_size_with_face_down_tiles_labelled(
                             (out.name, kw["size"], kw["label_face_down"])))
     assert tileset_scenes.scenes_of("kmj_default", 3, 7, tmp_path, side).name == folder
     assert drawn == [(folder, side, True)]
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.5])
+def test_finishing_a_reading_leaves_the_evidence_as_it_was(weight):
+    """Every candidate blend starts from the same reading: re-weighing bonus tiles by their
+    glyphs must not write into the evidence (it did when the blend handed it back)."""
+    import types
+
+    import numpy as np
+
+    from datasets.classes import class_names
+    from datasets.eval.tileset import Parts, finish
+    from vision.tileset.reader import Blend
+    from vision.types import Detections
+
+    names = tuple(class_names())
+    raw = np.full((2, len(names)), 0.01, np.float32)
+    raw[:, names.index("1f")] = 0.6
+    raw /= raw.sum(axis=1, keepdims=True)
+    glyphs = np.tile(np.eye(8)[1], (2, 1)).astype(np.float32)  # the print says 2f
+    parts = Parts(raw.copy(), np.zeros((2, 4), np.float32), glyphs)
+    found = Detections(np.array([[0, 0, 10, 14], [20, 0, 30, 14]], np.float32),
+                       np.zeros(2, np.int64), np.ones(2, np.float32), ("tile",))
+    scene = types.SimpleNamespace(found=found, scale=(1.0, 1.0))
+    refiner = types.SimpleNamespace(bank=None, names=names, one_set=0.5)
+    first = finish(scene, parts, refiner, Blend(weight))
+    np.testing.assert_array_equal(parts.raw, raw)
+    np.testing.assert_array_equal(finish(scene, parts, refiner, Blend(weight)).class_id,
+                                  first.class_id)
