@@ -218,6 +218,25 @@ def test_a_correction_swaps_what_the_reader_read_for_what_the_player_chose(
         assert out[0, expected] == probs[0, read] and out[0, read] == probs[0, expected]
 
 
+@pytest.mark.parametrize("seen, margin, floor, expected", [
+    (unit(1, 0.5), 0.3, 0.85, 1),   # cosine 0.89 < 0.95, but 0.45 ahead of the 1m read right
+    (unit(1, 0.5), 0.5, 0.85, 0),   # ... not that far ahead
+    (unit(1, 0.5), 0.3, 0.9, 0),    # ... under the floor
+    (unit(1, 0.9), 0.06, 0.7, 1),   # cosine 0.74, 0.07 ahead
+    (unit(1, 0.9), 0.1, 0.7, 0),
+    (unit(0.05, 1), 0.0, 0.0, 0),   # nearest is the 1m read right: never
+])
+def test_a_correction_well_ahead_of_the_right_examples_decides_below_the_level(
+        seen, margin, floor, expected):
+    tileset = TileSet("t", unit(1)).add(["2m", "1m"], [CORRECTED, CONFIRMED],
+                                        [CORRECTED, CONFIRMED], "hand:1", reads=["1m", "1m"])
+    bank = Bank(tileset, NAMES)
+    probs = np.full((1, len(NAMES)), 0.05, np.float32)
+    probs[0, 0] = 0.8
+    out = corrections(probs, bank.cosines(seen[None]), bank, 0.95, margin, floor)
+    assert int(out.argmax()) == expected
+
+
 def test_a_class_with_no_example_is_read_as_before():
     """A set that holds 2f only: a 1f tile, like the 2f example (same set, same painting),
     keeps the reader's 1f."""

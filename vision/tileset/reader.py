@@ -72,6 +72,11 @@ class Blend:
     # X, is Y) and its cosine is at least `correction_level`, the tile's X and Y swap
     # probabilities: on this set the reader's X means Y (`corrections`). Above 1: off.
     correction_level: float = 1.01
+    # A correction whose cosine is lower than that, but `correction_floor` or more, may still
+    # decide when it beats every example read as X that truly is X by `correction_margin`
+    # or more (the `margins` rule of datasets/eval/tileset.py; above 1: never).
+    correction_margin: float = 1.01
+    correction_floor: float = 1.01
 
 
 # the `corrections` rule (datasets/eval/tileset.py) chose 0.95 on development data
@@ -131,7 +136,8 @@ def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
     if bank is None or not len(bank.classes) or not len(probs):
         return probs
     cos = bank.cosines(features)
-    probs = corrections(probs, cos, bank, how.correction_level)
+    probs = corrections(probs, cos, bank, how.correction_level, how.correction_margin,
+                        how.correction_floor)
     if how.weight <= 0:
         return probs
     sim = bank.similarity(features, cos)
@@ -153,11 +159,15 @@ def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
     return copies(np.where(near, anywhere, kept).astype(probs.dtype), sim, bank.classes, how)
 
 
-def corrections(probs: np.ndarray, cos: np.ndarray, bank: Bank, level: float) -> np.ndarray:
+def corrections(probs: np.ndarray, cos: np.ndarray, bank: Bank, level: float,
+                margin: float = 1.01, floor: float = 1.01) -> np.ndarray:
     """`Blend.correction_level`: each tile the reader reads as X, whose nearest example among
     those the reader also read as X is one the player corrected to Y, at cosine `level` or
-    closer, has its X and Y probabilities swapped. Other tiles are returned bit for bit."""
-    if level > 1 or not len(probs) or not bank.corrected.any():
+    closer, has its X and Y probabilities swapped; also from `floor` on when that example
+    beats every example read as X that truly is X by `margin` or more
+    (`Blend.correction_margin`, `Blend.correction_floor`). Other tiles are returned bit for
+    bit."""
+    if min(level, floor) > 1 or not len(probs) or not bank.corrected.any():
         return probs
     out = probs.copy()
     read = probs.argmax(axis=1)
@@ -165,7 +175,11 @@ def corrections(probs: np.ndarray, cos: np.ndarray, bank: Bank, level: float) ->
         alike = np.flatnonzero(bank.read == read[i])
         nearest = alike[cos[i, alike].argmax()]
         wanted = bank.code[nearest]
-        if wanted != read[i] and cos[i, nearest] >= level:
+        if wanted == read[i]:
+            continue
+        right = alike[bank.code[alike] == read[i]]
+        lead = cos[i, nearest] - (cos[i, right].max() if len(right) else -1.0)
+        if cos[i, nearest] >= level or (cos[i, nearest] >= floor and lead >= margin):
             out[i, [read[i], wanted]] = probs[i, [wanted, read[i]]]
     return out
 
