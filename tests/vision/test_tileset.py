@@ -195,6 +195,17 @@ def test_the_blend_moves_a_tile_to_the_example_it_matches_and_leaves_others_alon
 CORRECTED, CONFIRMED = unit(1), unit(0, 1)
 
 
+def corrected_once(seen, read: int, *args) -> tuple[np.ndarray, np.ndarray]:
+    """(the reader's probabilities of a tile it reads as class `read`, what the corrections
+    step of that set makes of them with `args`: level[, margin, floor])."""
+    tileset = TileSet("t", unit(1)).add(["2m", "1m"], [CORRECTED, CONFIRMED],
+                                        [CORRECTED, CONFIRMED], "hand:1", reads=["1m", "1m"])
+    bank = Bank(tileset, NAMES)
+    probs = np.full((1, len(NAMES)), 0.05, np.float32)
+    probs[0, read] = 0.8
+    return probs, corrections(probs, bank.cosines(seen[None]), bank, *args)
+
+
 @pytest.mark.parametrize("seen, read, level, expected", [
     (unit(1, 0.05), 0, 0.95, 1),   # a near-copy of the corrected tile: its 1m means 2m
     (unit(0.05, 1), 0, 0.95, 0),   # nearest is the 1m read right: left alone
@@ -205,12 +216,7 @@ CORRECTED, CONFIRMED = unit(1), unit(0, 1)
 ])
 def test_a_correction_swaps_what_the_reader_read_for_what_the_player_chose(
         seen, read, level, expected):
-    tileset = TileSet("t", unit(1)).add(["2m", "1m"], [CORRECTED, CONFIRMED],
-                                        [CORRECTED, CONFIRMED], "hand:1", reads=["1m", "1m"])
-    bank = Bank(tileset, NAMES)
-    probs = np.full((1, len(NAMES)), 0.05, np.float32)
-    probs[0, read] = 0.8
-    out = corrections(probs, bank.cosines(seen[None]), bank, level)
+    probs, out = corrected_once(seen, read, level)
     assert int(out.argmax()) == expected
     if expected == read:
         np.testing.assert_array_equal(out, probs)  # untouched bit for bit
@@ -228,12 +234,7 @@ def test_a_correction_swaps_what_the_reader_read_for_what_the_player_chose(
 ])
 def test_a_correction_well_ahead_of_the_right_examples_decides_below_the_level(
         seen, margin, floor, expected):
-    tileset = TileSet("t", unit(1)).add(["2m", "1m"], [CORRECTED, CONFIRMED],
-                                        [CORRECTED, CONFIRMED], "hand:1", reads=["1m", "1m"])
-    bank = Bank(tileset, NAMES)
-    probs = np.full((1, len(NAMES)), 0.05, np.float32)
-    probs[0, 0] = 0.8
-    out = corrections(probs, bank.cosines(seen[None]), bank, 0.95, margin, floor)
+    _, out = corrected_once(seen, 0, 0.95, margin, floor)
     assert int(out.argmax()) == expected
 
 
