@@ -209,6 +209,8 @@ def _render_found(name_key: str) -> None:
         _tile_cells(pending, doubtful, "dbt")
     st.button(_("Save the set"), key="teach_save", type="primary", icon=":material/save:",
               on_click=on_save, args=(name_key,))
+    if not others:
+        return
     label = (ngettext("The other {count} tile", "The other {count} tiles", len(others))
              if doubtful else ngettext("All {count} tile", "All {count} tiles", len(others)))
     with st.expander(label.format(count=len(others)), icon=":material/grid_view:"):
