@@ -14,6 +14,7 @@ import sys
 from app import i18n
 from app.i18n import _
 from app.i18n.messages import translate
+from scoring.errors import one_line
 
 COMMANDS = ("app", "detect", "read", "score", "teach", "sets", "play")
 
@@ -45,14 +46,6 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     with i18n.using(i18n.normalise(_lang_flag(argv)) or i18n.from_environment()):
         return _main(argv)
-
-
-def one_line(exc: Exception) -> str:
-    """An error as the line a player reads: a failed file operation as "PATH: reason"
-    (Python's own text starts with "[Errno 20]")."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
-    return str(exc)
 
 
 def _main(argv: list[str]) -> int:

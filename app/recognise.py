@@ -19,6 +19,7 @@ from typing import Protocol
 import numpy as np
 from PIL import Image
 
+from scoring.errors import one_line
 from scoring.tiles import BACK, BONUS
 from vision import layout as table_layout
 from vision import runtime
@@ -83,7 +84,7 @@ def load_reader(path: str | os.PathLike | None = None) -> Reader | str:
         from vision.pipeline import TileReader
         return TileReader(path)
     except (ValueError, OSError, ImportError) as exc:
-        return f"The tile model could not be loaded ({_one_line(exc)}). Enter the hand by hand."
+        return f"The tile model could not be loaded ({one_line(exc)}). Enter the hand by hand."
 
 
 def baseline_layout(codes: list[str], boxes: np.ndarray, confidence: np.ndarray) -> TableLayout:
@@ -97,10 +98,6 @@ def baseline_layout(codes: list[str], boxes: np.ndarray, confidence: np.ndarray)
         bonus=tuple(t for t in tiles if t.code in BONUS),
         ignored=tuple(t for t in tiles if t.code == BACK),
         notes=("every tile read as concealed: set the exposed sets and the winning tile",))
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def in_hand(detections, layout: TableLayout) -> np.ndarray:
@@ -142,14 +139,14 @@ def recognise(data: bytes, reader: Reader, keep_photo: bool = False) -> Recognit
     except MemoryError:
         return "Could not use this photo: it is too large to read on this machine."
     except Exception as exc:  # the reader is a boundary: a model error must not reach the page
-        return f"The tile reader failed on this photo ({_one_line(exc)}). Enter the hand by hand."
+        return f"The tile reader failed on this photo ({one_line(exc)}). Enter the hand by hand."
     detections = reading.detections
     try:
         layout = table_layout.read_layout(detections)
     except Exception as exc:  # a grouping failure still leaves the tiles usable
         layout = baseline_layout(list(detections.codes), np.asarray(detections.xyxy),
                                  np.asarray(detections.confidence))
-        layout = replace(layout, notes=(f"grouping failed ({_one_line(exc)}); every tile read as concealed",))
+        layout = replace(layout, notes=(f"grouping failed ({one_line(exc)}); every tile read as concealed",))
     hand = in_hand(detections, layout) if len(detections) else np.zeros(0, bool)
     overlay = _overlay(reading.photo.rgb, detections, reading.photo.scale, hand)
     n = int(hand.sum())

@@ -29,6 +29,8 @@ from pathlib import Path
 import numpy as np
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
+from scoring.errors import one_line
+
 try:  # a plugin: Image.open reads HEIC/HEIF once it is registered
     from pillow_heif import register_heif_opener
 except ImportError:  # an install without it reads every other format; HEIC is "unknown"
@@ -141,7 +143,7 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
                                  f"that cannot be opened)") from None
             raise ImageError(f"{name}: not an image (unknown format)") from None
         except (OSError, ValueError, SyntaxError) as exc:  # broken headers
-            raise ImageError(f"{name}: not a readable image ({_one_line(exc)})") from None
+            raise ImageError(f"{name}: not a readable image ({one_line(exc)})") from None
     width, height = image.size
     if width <= 0 or height <= 0:
         raise ImageError(f"{name}: image has no pixels ({width}x{height})")
@@ -151,10 +153,6 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
         raise ImageError(f"{name}: image is {width}x{height} = {width * height / 1e6:.0f} "
                          f"megapixels, over the {limit / 1e6:.0f} megapixel limit{kind}")
     return image
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _to_rgb_array(image: Image.Image) -> np.ndarray:
@@ -210,7 +208,7 @@ def load_photo(source: bytes | str | os.PathLike, *, max_pixels: int = DEFAULT_M
         raise
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError) as exc:
         # Pillow says "image file is truncated", "broken data stream", ... for bad bodies.
-        raise ImageError(f"{name}: truncated or corrupt image ({_one_line(exc)})") from None
+        raise ImageError(f"{name}: truncated or corrupt image ({one_line(exc)})") from None
     if _turned(upright.size, decoded_size) or orientation in _QUARTER_TURNS:
         full_w, full_h = full_h, full_w  # a 90/270 degree EXIF turn swaps the full size too
     return Photo(rgb=np.ascontiguousarray(rgb), width=full_w, height=full_h)

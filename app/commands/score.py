@@ -13,7 +13,7 @@ from app.i18n import _
 from app.i18n.fans import fan_label, fan_name
 from app.i18n.messages import translate
 from app.commands.sets import add_set_option, set_refiner
-from scoring.errors import InvalidHandError
+from scoring.errors import InvalidHandError, one_line
 from scoring.hand import Hand
 from scoring.request import error_object, score_request
 from scoring.rules import RuleSet
@@ -113,14 +113,10 @@ def _answer(raw: bytes | str, args, overrides) -> tuple[dict, bool]:
     except TimeoutError:
         return error_object(source, f"not scored: took over {LINE_SECONDS} s"), True
     except (ValueError, OSError) as exc:
-        return error_object(source, _one_line(exc)), True
+        return error_object(source, one_line(exc)[:500]), True
     except Exception as exc:  # RecursionError, MemoryError, ...
         # a bug, not the player's input: the line still gets its answer and the run goes on
         return error_object(source, f"this line could not be scored ({type(exc).__name__})"), True
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:500] or type(exc).__name__
 
 
 @contextlib.contextmanager

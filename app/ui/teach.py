@@ -19,6 +19,7 @@ from app import i18n, recognise
 from app.i18n import N_, _, ngettext
 from app.i18n.messages import translate
 from app.tiles_art import tile_png
+from scoring.errors import one_line
 from scoring.tiles import TILES, parse_tiles
 from vision.tileset import check_name, delete_set, list_sets, read_sheet, save_sheet
 
@@ -99,14 +100,14 @@ def on_read(photo_key: str) -> None:
             sheet = read_sheet([data], ss.get("teach_codes") or SHEET_CODES, reader=sheet_reader())
             shown = crops(data, sheet)
     except (ValueError, OSError) as exc:
-        ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        ss["teach_flash"] = ("error", translate(one_line(exc)))
         return
     except MemoryError:
         ss["teach_flash"] = ("error", _("The photo is too large to read on this machine."))
         return
     except Exception as exc:  # the reader is a boundary: a model error must not end the page
         ss["teach_flash"] = ("error", _("The tile reader failed on this photo ({reason}).").format(
-            reason=tileset.one_line(exc)))
+            reason=one_line(exc)))
         return
     ss[STATE] = {"sheet": sheet, "crops": shown, "rev": ss.get("teach_rev", 0) + 1}
     ss["teach_rev"] = ss[STATE]["rev"]
@@ -124,7 +125,7 @@ def on_save(name_key: str) -> None:
         name = check_name(ss.get(name_key) or "")
         saved = save_sheet(sheet.with_codes(codes), name, data_folder())
     except (ValueError, OSError) as exc:
-        ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        ss["teach_flash"] = ("error", translate(one_line(exc)))
         return
     ss.pop(STATE, None)
     ss["teach_gen"] = ss.get("teach_gen", 0) + 1
@@ -142,7 +143,7 @@ def on_delete(name: str) -> None:
     try:
         delete_set(name, data_folder())
     except (ValueError, OSError) as exc:
-        ss["teach_flash"] = ("error", translate(tileset.one_line(exc)))
+        ss["teach_flash"] = ("error", translate(one_line(exc)))
         return
     if tileset.chosen() == name:
         tileset.remember(ledger_view.open_ledger(data_folder()), tileset.NONE)

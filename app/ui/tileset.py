@@ -20,6 +20,7 @@ from app import edit
 from app.i18n import _, ngettext
 from app.i18n.messages import translate
 from app.ledger import Ledger, LedgerError
+from scoring.errors import one_line
 from scoring.tiles import TILES
 from vision.tileset import (TaughtClassifier, TileSet, TileSetError, check_name, forget_hand,
                             learn_hand, list_sets, load_set, save_set)
@@ -32,10 +33,6 @@ NONE = ""
 NEW = "\x00new"       # the menu's "New tile set…" (never a set name)
 ERRORS = (ValueError, OSError)
 MENU_WIDTH = 120  # beside Camera · Upload · Manual on one line of a phone (390 px)
-
-
-def one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def chosen() -> str | None:

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from app.cli import main, one_line
+from app.cli import main
 from app.commands.detect import reading_order
 from app_fixtures import table_photo
+from scoring.errors import one_line
 from scoring.hand import parse_hand
 
 
@@ -123,6 +124,8 @@ def test_read_asks_to_check_doubtful_tiles_only_when_there_are_some(
     (PermissionError(13, "Permission denied"), "Permission denied"),
     (OSError("disk on fire"), "disk on fire"),
     (ValueError("CODES is empty"), "CODES is empty"),
+    (ValueError("two\n  lines"), "two lines"),
+    (RuntimeError(), "RuntimeError"),
 ])
 def test_an_error_is_said_without_pythons_errno(exc, line):
     assert one_line(exc) == line
