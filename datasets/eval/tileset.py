@@ -429,19 +429,10 @@ def run_correction_rule(count: int, cache: Path) -> dict:
     """The `corrections` rule of the module docstring."""
     hows = correction_candidates()
     f1s, untaught, nights = dev_figures(hows, count, cache, CORRECTION_NIGHTS)
-    rows = [{"candidate": "untaught", "weight": 0.0, "correction_level": 1.01, "f1": untaught,
-             "night_fixes_5_on": round(sum(n["hands_5_on_without"] for n in nights.values()),
-                                       3)}]
-    for name, how in hows.items():
-        rows.append({"candidate": name, "weight": how.weight,
-                     "correction_level": how.correction_level, "f1": f1s[name],
-                     "night_fixes_5_on": round(sum(n[f"hands_5_on_{name}"]
-                                                   for n in nights.values()), 3)})
-    for row in rows:
-        row["mean_f1"] = round(float(np.mean(list(row["f1"].values()))), 4)
-        row["qualifies"] = (all(row["f1"][d] >= untaught[d] for d in DEV_DESIGNS)
-                            and row["night_fixes_5_on"] <= rows[0]["night_fixes_5_on"])
-        print(json.dumps(row), flush=True)
+    fields = lambda how: {"weight": how.weight, "correction_level": how.correction_level}
+    rows = rule_rows({"untaught": replace(hows["shipped"], weight=0.0, correction_level=1.01),
+                      **hows}, {"untaught": untaught, **f1s}, untaught, nights, fields,
+                     fixes_of={"untaught": "without"})
     return {"nights": nights, "grid": rows, "chosen": pick_correction(rows)}
 
 
@@ -454,40 +445,59 @@ def run_margin_rule(count: int, cache: Path) -> dict:
         hows[f"floor_{b}_margin_{m}"] = replace(DEFAULT_BLEND, correction_floor=b,
                                                  correction_margin=m)
     f1s, untaught, nights = dev_figures(hows, count, cache, CORRECTION_NIGHTS)
-    untaught_fixes = round(sum(n["hands_5_on_without"] for n in nights.values()), 3)
+    fields = lambda how: {"floor": how.correction_floor, "margin": how.correction_margin}
+    rows = rule_rows(hows, f1s, untaught, nights, fields)
+    return {"nights": nights, "untaught_f1": untaught,
+            "untaught_night_fixes_5_on": night_fixes(nights, "without"),
+            "grid": rows, "chosen": pick_margin(rows)}
+
+
+def night_fixes(nights: dict, name: str) -> float:
+    """Fixes in hands 5-16 of candidate `name` ("without": no set), the nights together."""
+    return round(sum(n[f"hands_5_on_{name}"] for n in nights.values()), 3)
+
+
+def rule_rows(hows: dict, f1s: dict, untaught: dict, nights: dict, fields,
+              fixes_of: dict | None = None) -> list[dict]:
+    """A row per candidate of the `corrections`-style rules: its `fields(how)`, F1 per
+    development design, night fixes (`fixes_of` names the night column of a candidate
+    whose column is not its own name), mean F1, and whether it qualifies (F1 never below
+    untaught on a design, night fixes no more than untaught)."""
+    fixes_of = fixes_of or {}
     rows = []
     for name, how in hows.items():
-        row = {"candidate": name, "floor": how.correction_floor,
-               "margin": how.correction_margin, "f1": f1s[name],
-               "night_fixes_5_on": round(sum(n[f"hands_5_on_{name}"] for n in nights.values()),
-                                         3)}
+        row = {"candidate": name, **fields(how), "f1": f1s[name],
+               "night_fixes_5_on": night_fixes(nights, fixes_of.get(name, name))}
         row["mean_f1"] = round(float(np.mean(list(row["f1"].values()))), 4)
         row["qualifies"] = (all(row["f1"][d] >= untaught[d] for d in DEV_DESIGNS)
-                            and row["night_fixes_5_on"] <= untaught_fixes)
+                            and row["night_fixes_5_on"] <= night_fixes(nights, "without"))
         print(json.dumps(row), flush=True)
         rows.append(row)
-    return {"nights": nights, "untaught_f1": untaught, "untaught_night_fixes_5_on": untaught_fixes,
-            "grid": rows, "chosen": pick_margin(rows)}
+    return rows
+
+
+def fewest_fixes(rows: list[dict], then) -> str:
+    """The qualifying row with the fewest night fixes; within COPY_TIE per night, the least
+    by `then(row)`."""
+    ok = [r for r in rows if r["qualifies"]]
+    best = min(r["night_fixes_5_on"] for r in ok)
+    near = [r for r in ok if r["night_fixes_5_on"] <= best + COPY_TIE * len(CORRECTION_NIGHTS)]
+    return min(near, key=then)["candidate"]
 
 
 def pick_margin(rows: list[dict]) -> str:
     """The `margins` rule: fewest development night fixes; within COPY_TIE per night, the
     higher mean F1, then the larger margin, then the larger floor (the shipped blend's are
-    above 1: it wins a full tie)."""
-    ok = [r for r in rows if r["qualifies"]] or [rows[0]]
-    best = min(r["night_fixes_5_on"] for r in ok)
-    near = [r for r in ok if r["night_fixes_5_on"] <= best + COPY_TIE * len(CORRECTION_NIGHTS)]
-    return min(near, key=lambda r: (-r["mean_f1"], -r["margin"], -r["floor"]))["candidate"]
+    above 1: it wins a full tie). None qualifying: the shipped blend (the first row)."""
+    if not any(r["qualifies"] for r in rows):
+        return rows[0]["candidate"]
+    return fewest_fixes(rows, lambda r: (-r["mean_f1"], -r["margin"], -r["floor"]))
 
 
 def pick_correction(rows: list[dict]) -> str:
     """The `corrections` rule: fewest development night fixes; within COPY_TIE per night,
     the higher mean F1, then the larger level, then the smaller weight."""
-    ok = [r for r in rows if r["qualifies"]]
-    best = min(r["night_fixes_5_on"] for r in ok)
-    near = [r for r in ok if r["night_fixes_5_on"] <= best + COPY_TIE * len(CORRECTION_NIGHTS)]
-    return min(near, key=lambda r: (-r["mean_f1"], -r["correction_level"],
-                                    r["weight"]))["candidate"]
+    return fewest_fixes(rows, lambda r: (-r["mean_f1"], -r["correction_level"], r["weight"]))
 
 
 def run_speed(photo: Path, repeat: int, cache: Path) -> dict:

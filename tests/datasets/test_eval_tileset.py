@@ -103,3 +103,21 @@ def test_finishing_a_reading_leaves_the_evidence_as_it_was(weight):
     np.testing.assert_array_equal(parts.raw, raw)
     np.testing.assert_array_equal(finish(scene, parts, refiner, Blend(weight)).class_id,
                                   first.class_id)
+
+
+def test_a_candidate_qualifies_only_never_below_untaught_and_with_no_more_fixes():
+    from types import SimpleNamespace
+
+    from datasets.eval.tileset import DEV_DESIGNS, pick_correction, rule_rows
+
+    untaught = {d: 0.8 for d in DEV_DESIGNS}
+    f1s = {"a": {d: 0.81 for d in DEV_DESIGNS},                       # better, fewer fixes
+           "b": {**{d: 0.9 for d in DEV_DESIGNS}, DEV_DESIGNS[0]: 0.79},  # one design lower
+           "c": {d: 0.85 for d in DEV_DESIGNS}}                       # more fixes
+    nights = {"n": {"hands_5_on_without": 2.0, "hands_5_on_a": 1.0, "hands_5_on_b": 0.5,
+                    "hands_5_on_c": 2.5}}
+    hows = {k: SimpleNamespace(weight=0.5, correction_level=0.9) for k in f1s}
+    fields = lambda how: {"weight": how.weight, "correction_level": how.correction_level}
+    rows = rule_rows(hows, f1s, untaught, nights, fields)
+    assert [r["qualifies"] for r in rows] == [True, False, False]
+    assert pick_correction(rows) == "a"
