@@ -4,7 +4,8 @@ The photos show the set's tiles laid in rows; CODES lists them in reading order 
 bottom, each row left to right, photos in the order given) in the notation's tile-list
 syntax plus `f` for bonus tiles, e.g. `123456789m123456789p123456789s1234567z12345678f`
 (honour letters E S W N P F C allowed; a space or `/` between rows makes the rows part of
-what must match). The tiles are stored in the set (vision.tileset), created when new, in
+what must match). A sheet shot from across the table or from the side is read the way it
+lies. The tiles are stored in the set (vision.tileset), created when new, in
 the data folder beside the ledger. When the photos cannot be matched to CODES, one line says
 what was found and nothing is stored (exit 2).
 """

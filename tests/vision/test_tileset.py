@@ -10,7 +10,14 @@ import pytest
 from vision.tileset import store
 from vision.tileset.learn import plain_reads
 from vision.tileset.reader import DEFAULT_BLEND, Bank, Blend, blend, corrections
-from vision.tileset.sheet import match_photo, merge_inside, parse_codes, rows_of
+from vision.tileset.sheet import (
+    match_frames,
+    match_photo,
+    merge_inside,
+    parse_codes,
+    rows_of,
+    turn_quarter,
+)
 from vision.tileset.store import (
     MAX_PER_CLASS,
     TileSet,
@@ -312,6 +319,29 @@ def test_a_sheet_that_cannot_be_matched_says_what_was_found():
         match_photo(boxes, np.full(len(boxes), 0.9), 41, 0.5, (9, 9, 9, 6, 8))
 
 
+def turned_cw(boxes: np.ndarray, height: float) -> np.ndarray:
+    """Boxes of a photo `height` pixels high, turned a quarter clockwise: a sheet shot from
+    the side, the tiles' tops to the right."""
+    return np.stack([height - boxes[:, 3], boxes[:, 0], height - boxes[:, 1], boxes[:, 2]], axis=1)
+
+
+@pytest.mark.parametrize("rows_given", [True, False])
+def test_a_sheet_shot_from_the_side_is_matched_with_its_rows_running_down(rows_given):
+    boxes = grid((9, 9, 9, 7, 8))
+    side = turned_cw(boxes, 400.0)
+    rows = (9, 9, 9, 7, 8) if rows_given else None
+    fits = match_frames(side, np.full(42, 0.9), 42, 0.5, rows)
+    quarter = [m for m in fits if m.quarter]
+    assert [m.quarter for m in fits] == ([True] if rows_given else [False, True])
+    assert quarter[0].rows == (9, 9, 9, 7, 8)
+    np.testing.assert_allclose(quarter[0].boxes, side)  # in reading order
+    # turned back a quarter counter-clockwise, the tiles stand where they were laid
+    _, back = turn_quarter(np.zeros((600, 400, 3), np.uint8), quarter[0].boxes)
+    np.testing.assert_allclose(back, boxes)
+    with pytest.raises(TileSetError, match=r"found 42 tiles in \d+ rows"):
+        match_frames(side, np.full(42, 0.9), 42, 0.5, (9, 9, 9, 8, 7, 0))
+
+
 def test_merge_keeps_tiles_side_by_side_apart():
     boxes = grid((3,))
     merged, _ = merge_inside(boxes, np.ones(3))
@@ -451,17 +481,47 @@ def test_a_sheet_shot_from_across_the_table_is_read_reversed(upright_p, across_p
 
 
 @pytest.mark.parametrize("rows_text", [None, "123456789m 123456789p 123456789s 1234567z 12345678f"])
-def test_a_sheet_over_two_photos_deals_the_codes_in_order(rows_text):
+@pytest.mark.parametrize("second_from_the_side", [False, True])
+def test_a_sheet_over_two_photos_deals_the_codes_in_order(rows_text, second_from_the_side):
     from vision.tileset.learn import _match_all
 
     first, second = grid((9, 9, 9)), grid((7, 8))
+    if second_from_the_side:
+        second = turned_cw(second, 200.0)
     found = [(None, first, np.full(27, 0.9)), (None, second, np.full(15, 0.9))]
     codes, rows = parse_codes(rows_text or "123456789m123456789p123456789s1234567z12345678f")
     matches = _match_all(found, codes, rows, 0.5)
-    assert [m.rows for m in matches] == [(9, 9, 9), (7, 8)]
+    assert [len(fits[0].boxes) for fits in matches] == [27, 15]
+    assert (7, 8) in [m.rows for m in matches[1]]
+    assert any(m.quarter for m in matches[1]) is (second_from_the_side or rows is None)
     found[1] = (None, second[1:], np.full(14, 0.9))  # the second photo lost a tile
     with pytest.raises(TileSetError, match="photo 2: found 14 tiles"):
         _match_all(found, codes, rows, 0.5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])  # quarter turns counter-clockwise
+def test_a_sheet_is_read_the_way_it_lies_on_the_table(reader_refiner, turn):
+    """Shot from the player's seat, from across the table or from either side, with the
+    codes as one list (no rows to go by): every code lands on its own tile."""
+    import cv2
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.runtime import DEFAULT_MODEL_PATH
+    from vision.tileset.learn import read_sheet, sheet_reader
+
+    if not DEFAULT_MODEL_PATH.is_file():
+        pytest.skip("the committed tile finder is not there")
+    rgb, boxes, codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)
+    for _ in range(turn):
+        rgb, boxes = turn_quarter(rgb, boxes)
+    photo = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
+    sheet = read_sheet([photo], "".join(SHEET_ROWS), reader=sheet_reader(reader_refiner))
+    centres = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in sheet.tiles]
+    laid = [codes[int(np.argmin(np.hypot((boxes[:, 0] + boxes[:, 2]) / 2 - x,
+                                         (boxes[:, 1] + boxes[:, 3]) / 2 - y)))]
+            for x, y in centres]
+    assert sheet.codes == laid == codes
+    assert sheet.rows == ((9, 9, 9, 7, 8),)
 
 
 def test_a_reading_is_learnt_from_its_full_resolution_boxes(reader_refiner, tmp_path):

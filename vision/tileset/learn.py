@@ -3,8 +3,9 @@
 A teaching photo is decoded as the reader decodes a photo to read it, its tiles are found
 with the tile finder down to a low tile score (a blank white dragon scores low), matched to
 CODES (vision/tileset/sheet.py), and each matched tile's features are stored under its code.
-A sheet shot from across the table (every tile upside down, the order reversed) is read
-the right way round when the reader is far surer of the codes that way.
+A sheet shot from across the table (every tile upside down, the order reversed) or from
+the side (the rows running up the photo) is read the way round that the reader is far
+surer of the codes in (`orient`).
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.tileset.reader import TaughtClassifier, taught_refiner
-from vision.tileset.sheet import match_photo, parse_codes
+from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
+from vision.tileset.sheet import Match, match_frames, match_photo, parse_codes, turn_quarter
 from vision.tileset.store import TileSet, TileSetError, load_set, remove_source, save_set
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
@@ -95,65 +96,111 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) 
         dets = reader.find(photo.rgb)
         found.append((photo, dets.xyxy, reader_tile_score(dets)))
     matches = _match_all(found, codes, rows_wanted, conf)
-    tiles, feats, turned = [], [], []
-    for k, ((photo, _, _), match) in enumerate(zip(found, matches)):
-        boxes = match.boxes
-        seen = reader.refiner.features(photo.rgb, boxes)
-        probs, f, t = seen.probs, seen.features, seen.turned
-        mine = codes[len(tiles):len(tiles) + len(boxes)]
-        if shot_from_across(probs, seen.turned_probs, mine, reader.refiner.names):
-            boxes, probs, f, t = boxes[::-1], seen.turned_probs[::-1], t[::-1], f[::-1]
+    tiles, feats, turned, rows = [], [], [], []
+    for k, ((photo, _, _), fits) in enumerate(zip(found, matches)):
+        mine = codes[len(tiles):len(tiles) + len(fits[0].boxes)]
+        match, seen = orient(photo.rgb, fits, mine, reader.refiner)
+        rows.append(match.rows)
         sx, sy = photo.scale
-        for box, p in zip(boxes, probs):
+        for box, p in zip(match.boxes, seen.probs):
             full = (box * np.array([sx, sy, sx, sy])).round(1)
             tiles.append(SheetTile(k, tuple(float(v) for v in full), codes[len(tiles)],
                                    reader.refiner.names[int(p.argmax())]))
-        feats.append(f)
-        turned.append(t)
-    return Sheet(tuple(tiles), tuple(m.rows for m in matches), np.concatenate(feats),
+        feats.append(seen.features)
+        turned.append(seen.turned)
+    return Sheet(tuple(tiles), tuple(rows), np.concatenate(feats),
                  np.concatenate(turned), reader.refiner.probe(), time.perf_counter() - start)
+
+
+def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, TileViews]:
+    """Which way a sheet lies, of the ways its rows fit (`fits`: rows across the photo, or
+    running down it when shot from the side), each the right way up or shot from across
+    the table: the way whose tiles the reader reads as CODES. The way with fewer, longer
+    rows (on a tie, rows across the photo) and tiles upright wins unless another is surer
+    by ACROSS_ODDS per tile. Returns the way's
+    match in reading order (boxes in `rgb`'s pixels, rows as the player laid them) and the
+    views of its tiles stood upright."""
+    odds = np.log(ACROSS_ODDS) * len(codes)
+    best = None
+    for match in sorted(fits, key=lambda m: len(m.rows)):
+        pixels, boxes = turn_quarter(rgb, match.boxes) if match.quarter else (rgb, match.boxes)
+        seen = refiner.features(pixels, boxes)
+        upright, across = likelihoods(seen.probs, seen.turned_probs, codes, refiner.names)
+        back = across - upright > odds
+        score = across if back else upright
+        if best is None or score - best[0] > odds:
+            best = (score, match, seen, back)
+    _, match, seen, back = best
+    if not back:
+        return match, seen
+    reversed_match = replace(match, boxes=match.boxes[::-1], scores=match.scores[::-1],
+                             rows=match.rows[::-1])
+    return reversed_match, TileViews(seen.turned_probs[::-1], seen.probs[::-1],
+                                     seen.turned[::-1], seen.features[::-1])
+
+
+def likelihoods(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> tuple[float, float]:
+    """The log-probability the reader gives CODES in reading order as the crops are cut,
+    and with every crop turned 180° and the order reversed (a sheet shot from across)."""
+    ids = np.array([list(names).index(c) for c in codes])
+    rows = np.arange(len(ids))
+    return (float(np.log(np.maximum(as_cut[rows, ids], 1e-9)).sum()),
+            float(np.log(np.maximum(turned[rows, ids[::-1]], 1e-9)).sum()))
 
 
 def shot_from_across(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> bool:
     """Whether a sheet was photographed from across the table: its tiles upside down and
     its reading order reversed. The reader's probabilities of the codes (as cut in reading
     order, against turned 180° in reverse order) must say so by ACROSS_ODDS per tile."""
-    ids = np.array([list(names).index(c) for c in codes])
-    rows = np.arange(len(ids))
-    upright = np.log(np.maximum(as_cut[rows, ids], 1e-9)).sum()
-    across = np.log(np.maximum(turned[rows, ids[::-1]], 1e-9)).sum()
-    return bool(across - upright > np.log(ACROSS_ODDS) * len(ids))
+    upright, across = likelihoods(as_cut, turned, codes, names)
+    return bool(across - upright > np.log(ACROSS_ODDS) * len(codes))
 
 
 def reader_tile_score(dets) -> np.ndarray:
     return dets.confidence if dets.tile_score is None else dets.tile_score
 
 
-def _match_all(found, codes, rows_wanted, conf):
-    """One Match per photo. With one photo all of CODES is its; with several, the rows the
-    player gave are dealt out by the rows each photo shows, else by its shown tiles."""
+def _match_all(found, codes, rows_wanted, conf) -> list[list[Match]]:
+    """Per photo, the ways its tiles fit its share of CODES (sheet.match_frames). With one
+    photo all of CODES is its; with several, the rows the player gave are dealt out by the
+    rows each photo shows, else by its shown tiles."""
     if len(found) == 1:
-        return [match_photo(found[0][1], found[0][2], len(codes), conf, rows_wanted)]
+        return [match_frames(found[0][1], found[0][2], len(codes), conf, rows_wanted)]
     matches, used, row_at = [], 0, 0
     for k, (_, boxes, scores) in enumerate(found):
-        if rows_wanted is not None:
-            n_rows = len(match_photo(boxes, scores, int((scores >= conf).sum()), conf).rows) \
-                if (scores >= conf).any() else 0
-            last = k == len(found) - 1
-            mine = rows_wanted[row_at:] if last else rows_wanted[row_at:row_at + n_rows]
-            row_at += len(mine)
-            want = sum(mine)
-        else:
-            mine = None
-            want = int((scores >= conf).sum()) if k < len(found) - 1 else len(codes) - used
+        last = k == len(found) - 1
         try:
-            matches.append(match_photo(boxes, scores, want, conf, mine))
+            if rows_wanted is None:
+                want = len(codes) - used if last else int((scores >= conf).sum())
+                fits = match_frames(boxes, scores, want, conf)
+            else:
+                fits = _next_rows(boxes, scores, conf, rows_wanted[row_at:], last)
         except TileSetError as exc:
             raise TileSetError(f"photo {k + 1}: {exc}") from None
-        used += want
+        row_at += len(fits[0].rows)
+        used += len(fits[0].boxes)
+        matches.append(fits)
     if used != len(codes):
         raise TileSetError(f"found {used} tiles in {len(found)} photos, CODES has {len(codes)}")
     return matches
+
+
+def _next_rows(boxes, scores, conf, rows_left: tuple[int, ...], last: bool) -> list[Match]:
+    """A photo's ways to fit the next of the player's rows, as many as it shows that way (the
+    last photo: all that are left); when both ways fit, only if they take the same rows."""
+    fits, refused = [], None
+    shown = int((scores >= conf).sum())
+    for quarter in (False, True):
+        n_rows = len(rows_left) if last else (
+            len(match_photo(boxes, scores, shown, conf, None, quarter).rows) if shown else 0)
+        mine = rows_left[:n_rows]
+        try:
+            fits.append(match_photo(boxes, scores, sum(mine), conf, mine, quarter))
+        except TileSetError as exc:
+            refused = refused or exc
+    if not fits:
+        raise refused
+    return [m for m in fits if (len(m.rows), len(m.boxes)) == (len(fits[0].rows), len(fits[0].boxes))]
 
 
 def save_sheet(sheet: Sheet, name: str, data: str | os.PathLike | None = None,

@@ -7,8 +7,11 @@ dragon or a pale flower scores low as a tile, and one tile can get two boxes, so
 giving up: boxes inside one tile are merged, a short count takes the next most tile-like
 boxes that lie in a row (a row shorter than the player said, when the rows are given), and a
 long count drops its least tile-like strays (odd size, alone in a row, or scored far below
-the rest), never a clear tile. Only when the rows still do not fit is the photo
-refused, with what was found ("found 41 tiles in 5 rows (9,9,9,7,7), CODES has 42").
+the rest), never a clear tile. A sheet shot from the side has its rows running up the
+photo: the rows are also looked for that way (`match_frames`), and the reader's reading of
+CODES decides which way the sheet lies (vision/tileset/learn.py). Only when the rows still
+do not fit either way is the photo refused, with what was found ("found 41 tiles in 5 rows
+(9,9,9,7,7), CODES has 42").
 """
 from __future__ import annotations
 
@@ -89,15 +92,17 @@ def row_angle(centres: np.ndarray) -> float:
     return float(np.median(folded))
 
 
-def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
-    """Indices of the boxes row by row, top to bottom, each row left to right."""
+def rows_of(boxes: np.ndarray, quarter: bool = False) -> list[np.ndarray]:
+    """Indices of the boxes row by row, top to bottom, each row left to right; `quarter`:
+    the rows run down the photo instead, as in the photo turned a quarter counter-clockwise
+    (`turn_quarter`: rows right to left, each row top to bottom)."""
     if not len(boxes):
         return []
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    a = row_angle(centres)
+    a = row_angle(centres) + (np.pi / 2 if quarter else 0.0)
     across = centres[:, 0] * np.cos(a) + centres[:, 1] * np.sin(a)
     down = -centres[:, 0] * np.sin(a) + centres[:, 1] * np.cos(a)
-    height = float(np.median(boxes[:, 3] - boxes[:, 1]))
+    height = float(np.median(boxes[:, 2] - boxes[:, 0] if quarter else boxes[:, 3] - boxes[:, 1]))
     order = np.argsort(down)
     rows, current = [], [order[0]]
     for i in order[1:]:
@@ -109,26 +114,52 @@ def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
     return [np.array(sorted(r, key=lambda k: across[k]), np.int64) for r in rows]
 
 
+def turn_quarter(rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned a quarter counter-clockwise and its boxes with it: a sheet shot from
+    the side, with the tiles' tops to the right, then stands upright."""
+    width = rgb.shape[1]
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    return (np.ascontiguousarray(np.rot90(rgb)),
+            np.stack([b[:, 1], width - b[:, 2], b[:, 3], width - b[:, 0]], axis=1))
+
+
 @dataclass(frozen=True)
 class Match:
-    """The sheet's tiles of one photo: their boxes in reading order and the row lengths."""
+    """The sheet's tiles of one photo: their boxes in reading order and the row lengths;
+    `quarter`: read with the rows running down the photo (`rows_of`)."""
     boxes: np.ndarray
     scores: np.ndarray
     rows: tuple[int, ...]
+    quarter: bool = False
+
+
+def match_frames(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
+                 rows_wanted: tuple[int, ...] | None = None) -> list[Match]:
+    """The matches with the rows across the photo and with the rows running down it, those
+    that fit (a count alone fits both ways); the first way's TileSetError when neither does."""
+    fits, refused = [], None
+    for quarter in (False, True):
+        try:
+            fits.append(match_photo(boxes, scores, want, conf, rows_wanted, quarter))
+        except TileSetError as exc:
+            refused = refused or exc
+    if not fits:
+        raise refused
+    return fits
 
 
 def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
-                rows_wanted: tuple[int, ...] | None = None) -> Match:
+                rows_wanted: tuple[int, ...] | None = None, quarter: bool = False) -> Match:
     """The `want` tiles of a sheet among a photo's boxes (tile scores down to low values),
-    or TileSetError saying what was found."""
+    or TileSetError saying what was found; `quarter` as for `rows_of`."""
     boxes, scores = merge_inside(np.asarray(boxes, np.float64).reshape(-1, 4),
                                  np.asarray(scores, np.float64).reshape(-1))
     kept = np.flatnonzero(scores >= conf)
     if len(kept) > want:
-        kept = _drop_strays(boxes, scores, kept, want)
+        kept = _drop_strays(boxes, scores, kept, want, quarter)
     elif len(kept) < want and len(kept):
-        kept = _look_again(boxes, scores, kept, want, conf, rows_wanted)
-    rows = rows_of(boxes[kept])
+        kept = _look_again(boxes, scores, kept, want, conf, rows_wanted, quarter)
+    rows = rows_of(boxes[kept], quarter)
     lengths = tuple(len(r) for r in rows)
     # rows reversed: the sheet shot from across the table (vision/tileset/learn.py turns it)
     if len(kept) != want or (rows_wanted is not None
@@ -137,33 +168,33 @@ def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
         raise TileSetError(f"found {len(kept)} tiles in {len(rows)} rows "
                            f"({','.join(map(str, lengths))}), CODES has {said}")
     order = kept[np.concatenate(rows)]
-    return Match(boxes[order], scores[order], lengths)
+    return Match(boxes[order], scores[order], lengths, quarter)
 
 
-def _drop_strays(boxes, scores, kept, want) -> np.ndarray:
+def _drop_strays(boxes, scores, kept, want, quarter) -> np.ndarray:
     """`kept` less its least tile-like boxes, as long as they are strays: of a size no sheet
     tile has, alone in a row, or scored STRAY_DROP below the sheet's median. A clear tile
     is never dropped to fit CODES: the codes would shift onto the wrong tiles."""
     kept = list(kept)
     while len(kept) > want:
-        stray = [k for k in kept if _is_stray(boxes, scores, kept, k)]
+        stray = [k for k in kept if _is_stray(boxes, scores, kept, k, quarter)]
         if not stray:
             break
         kept.remove(min(stray, key=lambda k: scores[k]))
     return np.array(kept, np.int64)
 
 
-def _is_stray(boxes, scores, kept, k) -> bool:
+def _is_stray(boxes, scores, kept, k, quarter) -> bool:
     median_area = float(np.median([_area(boxes[i]) for i in kept]))
     if not SIZE_RANGE[0] <= _area(boxes[k]) / median_area <= SIZE_RANGE[1]:
         return True
     if scores[k] < float(np.median(scores[kept])) - STRAY_DROP:
         return True
-    rows = rows_of(boxes[kept])
+    rows = rows_of(boxes[kept], quarter)
     return any(len(r) == 1 and kept[r[0]] == k for r in rows) and len(rows) > 1
 
 
-def _look_again(boxes, scores, kept, want, conf, rows_wanted) -> np.ndarray:
+def _look_again(boxes, scores, kept, want, conf, rows_wanted, quarter) -> np.ndarray:
     """`kept` with the most tile-like weaker boxes added, one at a time, each of a tile's
     size, on no kept tile, and in a row that is short, until there are `want`."""
     kept = list(kept)
@@ -178,15 +209,15 @@ def _look_again(boxes, scores, kept, want, conf, rows_wanted) -> np.ndarray:
         if any(_iou(boxes[i], boxes[k]) > OVERLAP or _inside(boxes[i], boxes[k]) >= INSIDE
                for k in kept):
             continue
-        if _in_short_row(boxes, kept, i, rows_wanted):
+        if _in_short_row(boxes, kept, i, rows_wanted, quarter):
             kept.append(i)
     return np.array(kept, np.int64)
 
 
-def _in_short_row(boxes, kept, i, rows_wanted) -> bool:
+def _in_short_row(boxes, kept, i, rows_wanted, quarter) -> bool:
     """Whether box i joins a row of the kept boxes that is shorter than it should be (the
     longest row, or the player's row length)."""
-    rows = rows_of(boxes[kept + [i]])
+    rows = rows_of(boxes[kept + [i]], quarter)
     where = next(r for r, members in enumerate(rows) if len(kept) in members)
     before = [len(r) - (r == len(kept)).sum() for r in rows]
     if before[where] == 0:
