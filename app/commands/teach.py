@@ -11,6 +11,8 @@ what was found and nothing is stored (exit 2).
 """
 from __future__ import annotations
 
+import sys
+
 from app.i18n import _
 
 
@@ -37,6 +39,12 @@ def run(args) -> int:
     except ImageError as exc:
         raise ValueError(str(exc)) from None
     tileset = save_sheet(sheet, name, args.data_dir)
+    if sheet.order_doubtful:
+        doubt = _("only {agreed} of {n} tiles look like their codes: check that CODES follows "
+                  "the tiles as they lie (rows top to bottom, each left to right); "
+                  "`mahjong-lens sets --delete {name}` starts the set again").format(
+            agreed=sheet.agreed, n=len(sheet.tiles), name=name)
+        print(_("note: {note}").format(note=doubt), file=sys.stderr)
     print(_("taught {n} tiles to set {name!r} in {seconds:.2f} s ({agreed} read right before); "
             "it holds {total} examples of {classes} tiles").format(
         n=len(sheet.tiles), name=name, seconds=sheet.seconds, agreed=sheet.agreed,

@@ -202,6 +202,10 @@ def _render_found(name_key: str) -> None:
                   "{agreed} of them right. Fix any code that is wrong, then save.").format(
         count=len(sheet.tiles), rows=" · ".join(",".join(map(str, r)) for r in sheet.rows),
         agreed=sheet.agreed))
+    if sheet.order_doubtful:
+        st.warning(_("Only {agreed} of {count} tiles look like their codes: check that the codes "
+                     "follow the tiles as they lie, rows top to bottom, each left to right.").format(
+            agreed=sheet.agreed, count=len(sheet.tiles)), icon=":material/swap_vert:")
     doubtful = [i for i, t in enumerate(sheet.tiles) if t.read_as != t.code]
     others = [i for i, t in enumerate(sheet.tiles) if t.read_as == t.code]
     st.html(CSS)

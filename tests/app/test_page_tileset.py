@@ -252,6 +252,17 @@ def test_the_tiles_to_check_come_first_and_save_right_after_them(teach_page, she
         set(range(42)) - set(doubtful))
 
 
+@pytest.mark.parametrize("codes, warned", [
+    (SHEET, False),
+    ("123456789p 123456789s 123456789m 1234567z 12345678f", True),  # the rows typed in another order
+])
+def test_codes_in_another_order_than_the_tiles_lie_are_pointed_out(teach_page, sheet_png,
+                                                                    codes, warned):
+    at = _read_sheet(teach_page, sheet_png, codes=codes)
+    assert any("look like their codes" in w.value for w in at.warning) is warned
+    assert keys_of(at, "teach_save")  # the player may still save: the set may be that unusual
+
+
 def test_a_sheet_that_does_not_match_is_refused_in_one_line(teach_page, sheet_png, data_dir):
     at = _read_sheet(teach_page, sheet_png, codes=SHEET.replace("12345678f", "1234567f"))
     errors = [e.value for e in at.error]

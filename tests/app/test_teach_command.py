@@ -63,3 +63,14 @@ def test_a_data_folder_that_cannot_hold_sets_is_one_line_with_its_path(sheet_pho
     assert main(["teach", str(sheet_photo), "--tiles", CODES, "--set", "home",
                  "--data-dir", str(data)]) == 2
     assert capsys.readouterr().err == f"mahjong-lens teach: {data}/tilesets: Not a directory\n"
+
+
+@pytest.mark.slow
+def test_codes_in_another_order_than_the_tiles_lie_are_taught_with_a_note(sheet_photo, tmp_path,
+                                                                           capsys):
+    swapped = "123456789p 123456789s 123456789m 1234567z 12345678f"
+    assert main(["teach", str(sheet_photo), "--tiles", swapped, "--set", "home",
+                 "--data-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("note: only ") and "look like their codes" in err
+    assert err.count("\n") == 1 and "taught 42 tiles" in out

@@ -499,6 +499,19 @@ def test_a_sheet_over_two_photos_deals_the_codes_in_order(rows_text, second_from
         _match_all(found, codes, rows, 0.5)
 
 
+@pytest.mark.parametrize("tiles, agreed, doubtful", [
+    (42, 14, False), (42, 13, True), (42, 0, True), (5, 0, False),  # too few tiles to judge
+])
+def test_a_sheet_read_mostly_otherwise_than_its_codes_is_doubtful(tiles, agreed, doubtful):
+    from vision.tileset.learn import Sheet, SheetTile
+
+    read = [SheetTile(0, (0.0, 0.0, 1.0, 1.0), "1m", "1m" if i < agreed else "2m")
+            for i in range(tiles)]
+    empty = np.zeros((tiles, 3, D), np.float32)
+    sheet = Sheet(tuple(read), ((tiles,),), empty, empty, np.zeros(D), 0.0)
+    assert sheet.agreed == agreed and sheet.order_doubtful is doubtful
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("turn", [0, 1, 2, 3])  # quarter turns counter-clockwise
 def test_a_sheet_is_read_the_way_it_lies_on_the_table(reader_refiner, turn):
