@@ -44,6 +44,9 @@ def run(args) -> int:
                   "the tiles as they lie (rows top to bottom, each left to right); "
                   "`mahjong-lens sets --delete {name}` starts the set again").format(
             agreed=sheet.agreed, n=len(sheet.tiles), name=name)
+        moved = sheet.in_row_order()
+        if moved is not None:
+            doubt += _("; the rows as they lie seem to be {codes}").format(codes=moved.rows_text)
         print(_("note: {note}").format(note=doubt), file=sys.stderr)
     print(_("taught {n} tiles to set {name!r} in {seconds:.2f} s ({agreed} read right before); "
             "it holds {total} examples of {classes} tiles").format(

@@ -77,7 +77,7 @@ def crops(image: bytes, sheet) -> list[bytes]:
     photo = ImageOps.exif_transpose(Image.open(io.BytesIO(image))).convert("RGB")
     out = []
     for tile in sheet.tiles:
-        crop = photo.crop(tuple(round(v) for v in tile.box))
+        crop = photo.crop(tuple(round(v) for v in tile.box)).rotate(90 * tile.turns, expand=True)
         crop.thumbnail((CROP_SIDE, CROP_SIDE))
         buf = io.BytesIO()
         crop.save(buf, format="PNG")
@@ -111,6 +111,18 @@ def on_read(photo_key: str) -> None:
         return
     ss[STATE] = {"sheet": sheet, "crops": shown, "rev": ss.get("teach_rev", 0) + 1}
     ss["teach_rev"] = ss[STATE]["rev"]
+
+
+def on_reorder() -> None:
+    """The typed rows put in the order the tiles lie (Sheet.in_row_order), menus and codes."""
+    ss = st.session_state
+    pending = ss.get(STATE)
+    moved = pending["sheet"].in_row_order() if pending else None
+    if moved is None:
+        return
+    ss["teach_rev"] = pending["rev"] + 1
+    ss[STATE] = {**pending, "sheet": moved, "rev": ss["teach_rev"]}
+    ss["teach_codes"] = moved.rows_text
 
 
 def on_save(name_key: str) -> None:
@@ -206,6 +218,11 @@ def _render_found(name_key: str) -> None:
         st.warning(_("Only {agreed} of {count} tiles look like their codes: check that the codes "
                      "follow the tiles as they lie, rows top to bottom, each left to right.").format(
             agreed=sheet.agreed, count=len(sheet.tiles)), icon=":material/swap_vert:")
+        moved = sheet.in_row_order()
+        if moved is not None:
+            st.button(_("Take the rows in the order they lie: {codes}").format(
+                codes=moved.rows_text), key="teach_reorder", icon=":material/swap_vert:",
+                on_click=on_reorder)
     doubtful = [i for i, t in enumerate(sheet.tiles) if t.read_as != t.code]
     others = [i for i, t in enumerate(sheet.tiles) if t.read_as == t.code]
     st.html(CSS)

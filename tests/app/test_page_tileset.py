@@ -263,6 +263,19 @@ def test_codes_in_another_order_than_the_tiles_lie_are_pointed_out(teach_page, s
     assert keys_of(at, "teach_save")  # the player may still save: the set may be that unusual
 
 
+def test_rows_typed_in_another_order_are_put_right_in_one_tap(teach_page, sheet_png, data_dir):
+    at = _read_sheet(teach_page, sheet_png,
+                     codes="123456789p 123456789s 123456789m 1234567z 12345678f")
+    click(at, "teach_reorder")
+    assert not at.warning and not keys_of(at, "teach_reorder")
+    assert at.text_input(key="teach_codes").value == SHEET
+    cells = sorted((s for s in at.selectbox if s.key.startswith("teach_code__")),
+                   key=lambda s: int(s.key.rsplit("__", 1)[1]))
+    assert [c.value for c in cells[:9]] == [f"{n}m" for n in range(1, 10)]
+    click(at, "teach_save")
+    assert load_set("Jade", data_dir).codes.count("1m") == 1
+
+
 def test_a_sheet_that_does_not_match_is_refused_in_one_line(teach_page, sheet_png, data_dir):
     at = _read_sheet(teach_page, sheet_png, codes=SHEET.replace("12345678f", "1234567f"))
     errors = [e.value for e in at.error]

@@ -73,4 +73,5 @@ def test_codes_in_another_order_than_the_tiles_lie_are_taught_with_a_note(sheet_
                  "--data-dir", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     assert err.startswith("note: only ") and "look like their codes" in err
+    assert err.rstrip().endswith("seem to be " + " ".join(SHEET_ROWS))
     assert err.count("\n") == 1 and "taught 42 tiles" in out

@@ -15,6 +15,7 @@ from vision.tileset.sheet import (
     match_photo,
     merge_inside,
     parse_codes,
+    row_order,
     rows_of,
     turn_quarter,
 )
@@ -503,13 +504,39 @@ def test_a_sheet_over_two_photos_deals_the_codes_in_order(rows_text, second_from
     (42, 14, False), (42, 13, True), (42, 0, True), (5, 0, False),  # too few tiles to judge
 ])
 def test_a_sheet_read_mostly_otherwise_than_its_codes_is_doubtful(tiles, agreed, doubtful):
+    sheet = _sheet_of(["1m"] * tiles, ["1m"] * agreed + ["2m"] * (tiles - agreed), ((tiles,),))
+    assert sheet.agreed == agreed and sheet.order_doubtful is doubtful
+
+
+@pytest.mark.parametrize("reads, typed, lengths, order", [
+    ("abc def ghi", "abc def ghi", (3, 3, 3), [0, 1, 2]),       # as typed
+    ("def abc ghi", "abc def ghi", (3, 3, 3), [1, 0, 2]),       # two rows swapped
+    ("ghx abc dex", "abc dex ghi", (3, 3, 3), [2, 0, 1]),       # misreads do not matter
+    ("ab cde fg", "fg cde ab", (2, 3, 2), [2, 1, 0]),           # only rows of one length move
+    ("abc def", "xyz uvw", (3, 3), [0, 1]),                     # nothing better: as typed
+])
+def test_typed_rows_go_under_the_rows_the_reader_sees_them_in(reads, typed, lengths, order):
+    assert row_order(list(reads.replace(" ", "")), list(typed.replace(" ", "")), lengths) == order
+
+
+def _sheet_of(codes, reads, rows):
     from vision.tileset.learn import Sheet, SheetTile
 
-    read = [SheetTile(0, (0.0, 0.0, 1.0, 1.0), "1m", "1m" if i < agreed else "2m")
-            for i in range(tiles)]
-    empty = np.zeros((tiles, 3, D), np.float32)
-    sheet = Sheet(tuple(read), ((tiles,),), empty, empty, np.zeros(D), 0.0)
-    assert sheet.agreed == agreed and sheet.order_doubtful is doubtful
+    tiles = tuple(SheetTile(0, (0.0, 0.0, 1.0, 1.0), c, r) for c, r in zip(codes, reads))
+    empty = np.zeros((len(codes), 3, D), np.float32)
+    return Sheet(tiles, rows, empty, empty, np.zeros(D), 0.0)
+
+
+def test_a_sheet_with_rows_typed_in_another_order_is_offered_them_in_order():
+    truth = parse_codes("123456789m123456789p123456789s")[0]
+    typed = truth[9:] + truth[:9]  # dots typed first, characters last
+    sheet = _sheet_of(typed, truth, ((9, 9, 9),))
+    moved = sheet.in_row_order()
+    assert sheet.order_doubtful and moved.codes == truth and moved.agreed == 27
+    assert moved.rows_text == "123456789m 123456789p 123456789s"
+    assert _sheet_of(truth, truth, ((9, 9, 9),)).in_row_order() is None  # nothing to move
+    unknown = ["5z"] * 27  # a set the reader reads as nothing: no order is better
+    assert _sheet_of(typed, unknown, ((9, 9, 9),)).in_row_order() is None
 
 
 @pytest.mark.slow

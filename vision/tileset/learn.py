@@ -15,8 +15,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from scoring.tiles import format_tiles
 from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
-from vision.tileset.sheet import Match, match_frames, match_photo, parse_codes, turn_quarter
+from vision.tileset.sheet import (
+    Match,
+    match_frames,
+    match_photo,
+    parse_codes,
+    row_order,
+    turn_quarter,
+)
 from vision.tileset.store import TileSet, TileSetError, load_set, remove_source, save_set
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
@@ -40,6 +48,7 @@ class SheetTile:
     box: tuple[float, ...]  # full-resolution photo pixels, for the page to show
     code: str
     read_as: str           # what the reader reads there without a set
+    turns: int = 0         # quarter turns counter-clockwise that stand the tile upright
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,32 @@ class Sheet:
         than the tiles lie (a row typed in the wrong place): the player should look."""
         n = len(self.tiles)
         return n >= ORDER_DOUBT_MIN_TILES and self.agreed < ORDER_DOUBT * n
+
+    @property
+    def lengths(self) -> list[int]:
+        """The row lengths of all photos, in reading order."""
+        return [n for photo in self.rows for n in photo]
+
+    @property
+    def rows_text(self) -> str:
+        """The codes as CODES, a space between rows."""
+        rows, at = [], 0
+        for n in self.lengths:
+            rows.append(format_tiles(self.codes[at:at + n], honours_as_letters=False))
+            at += n
+        return " ".join(rows)
+
+    def in_row_order(self) -> "Sheet | None":
+        """When the codes are doubtful (`order_doubtful`) and putting the typed rows in
+        another order (sheet.row_order) lifts the doubt: the sheet with the rows so; else
+        None. The player is offered it, never given it unasked."""
+        if not self.order_doubtful:
+            return None
+        lengths, codes = self.lengths, self.codes
+        starts = np.cumsum([0, *lengths])
+        order = row_order(self.reads, codes, lengths)
+        moved = self.with_codes([c for t in order for c in codes[starts[t]:starts[t + 1]]])
+        return None if moved.order_doubtful or order == sorted(order) else moved
 
     def with_codes(self, codes) -> "Sheet":
         """The same tiles with the codes the player fixed on the page."""
@@ -111,27 +146,28 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) 
     tiles, feats, turned, rows = [], [], [], []
     for k, ((photo, _, _), fits) in enumerate(zip(found, matches)):
         mine = codes[len(tiles):len(tiles) + len(fits[0].boxes)]
-        match, seen = orient(photo.rgb, fits, mine, reader.refiner)
+        match, seen, turns = orient(photo.rgb, fits, mine, reader.refiner)
         rows.append(match.rows)
         sx, sy = photo.scale
         for box, p in zip(match.boxes, seen.probs):
             full = (box * np.array([sx, sy, sx, sy])).round(1)
             tiles.append(SheetTile(k, tuple(float(v) for v in full), codes[len(tiles)],
-                                   reader.refiner.names[int(p.argmax())]))
+                                   reader.refiner.names[int(p.argmax())], turns))
         feats.append(seen.features)
         turned.append(seen.turned)
     return Sheet(tuple(tiles), tuple(rows), np.concatenate(feats),
                  np.concatenate(turned), reader.refiner.probe(), time.perf_counter() - start)
 
 
-def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, TileViews]:
+def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, TileViews, int]:
     """Which way a sheet lies, of the ways its rows fit (`fits`: rows across the photo, or
     running down it when shot from the side), each the right way up or shot from across
     the table: the way whose tiles the reader reads as CODES. The way with fewer, longer
     rows (on a tie, rows across the photo) and tiles upright wins unless another is surer
     by ACROSS_ODDS per tile. Returns the way's
-    match in reading order (boxes in `rgb`'s pixels, rows as the player laid them) and the
-    views of its tiles stood upright."""
+    match in reading order (boxes in `rgb`'s pixels, rows as the player laid them), the
+    views of its tiles stood upright, and the quarter turns counter-clockwise that stand
+    them so."""
     odds = np.log(ACROSS_ODDS) * len(codes)
     best = None
     for match in sorted(fits, key=lambda m: len(m.rows)):
@@ -143,12 +179,13 @@ def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, T
         if best is None or score - best[0] > odds:
             best = (score, match, seen, back)
     _, match, seen, back = best
+    turns = int(match.quarter) + 2 * int(back)
     if not back:
-        return match, seen
+        return match, seen, turns
     reversed_match = replace(match, boxes=match.boxes[::-1], scores=match.scores[::-1],
                              rows=match.rows[::-1])
     return reversed_match, TileViews(seen.turned_probs[::-1], seen.probs[::-1],
-                                     seen.turned[::-1], seen.features[::-1])
+                                     seen.turned[::-1], seen.features[::-1]), turns
 
 
 def likelihoods(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> tuple[float, float]:

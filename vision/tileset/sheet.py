@@ -15,6 +15,7 @@ do not fit either way is the photo refused, with what was found ("found 41 tiles
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,7 @@ OVERLAP = 0.3     # a weaker box overlapping a kept one this much (IoU) is not a
 SIZE_RANGE = (0.35, 2.8)  # of the median kept box area: a tile of the sheet
 ROW_GAP = 0.5     # a new row starts this many median tile heights below the last
 STRAY_DROP = 0.25  # a box scored this much under the sheet's median tile may be a stray
+MAX_ROWS_PERMUTED = 8  # rows of one length put in another order (8! orders at most)
 
 
 def parse_codes(text: str) -> tuple[list[str], tuple[int, ...] | None]:
@@ -225,3 +227,24 @@ def _in_short_row(boxes, kept, i, rows_wanted, quarter) -> bool:
     if rows_wanted is not None and len(rows) == len(rows_wanted):
         return before[where] < rows_wanted[where]
     return before[where] < max(before)
+
+
+def row_order(reads, codes, lengths) -> list[int]:
+    """For each found row (of `lengths`, in reading order), the typed row whose codes go
+    under it: of the orders of the typed rows of each length, the one that puts the most
+    tiles under the code the reader reads them as (on a tie, as typed). A length with more
+    than MAX_ROWS_PERMUTED rows stays as typed."""
+    starts = np.cumsum((0, *lengths))[:-1]
+    order = list(range(len(lengths)))
+    for length in sorted(set(lengths)):
+        group = [i for i, n in enumerate(lengths) if n == length]
+        if not 1 < len(group) <= MAX_ROWS_PERMUTED:
+            continue
+        agree = np.array([[sum(r == c for r, c in zip(reads[starts[f]:starts[f] + length],
+                                                       codes[starts[t]:starts[t] + length]))
+                           for t in group] for f in group])
+        best = max(itertools.permutations(range(len(group))),
+                   key=lambda p: agree[np.arange(len(group)), p].sum())
+        for f, t in zip(group, best):
+            order[f] = group[t]
+    return order
