@@ -564,6 +564,30 @@ def test_a_sheet_is_read_the_way_it_lies_on_the_table(reader_refiner, turn):
     assert sheet.rows == ((9, 9, 9, 7, 8),)
 
 
+@pytest.mark.slow
+def test_face_down_tiles_beside_a_sheet_are_no_tiles_of_it(reader_refiner):
+    """The wall, or a row of face-down tiles, in the photo of a sheet: left out, since CODES
+    can hold no face-down tile (the finder alone finds 3 of these 9 and the rows fitted no
+    longer)."""
+    import cv2
+    from PIL import Image
+    from tests.vision.tileset_art import SHEET_ROWS, STATIC, lay_out
+    from vision.runtime import DEFAULT_MODEL_PATH
+    from vision.tileset.learn import read_sheet, sheet_reader
+
+    if not DEFAULT_MODEL_PATH.is_file():
+        pytest.skip("the committed tile finder is not there")
+    rgb, boxes, codes = lay_out(SHEET_ROWS + ("123456789m",), scale=0.8, seed=0)
+    photo = Image.fromarray(rgb)
+    back = Image.open(STATIC / "back.png").convert("RGBA")
+    for x0, y0, x1, y1 in boxes[-9:].astype(int):
+        face = back.resize((x1 - x0, y1 - y0))
+        photo.paste(face, (x0, y0), face)
+    png = cv2.imencode(".png", cv2.cvtColor(np.asarray(photo), cv2.COLOR_RGB2BGR))[1].tobytes()
+    sheet = read_sheet([png], " ".join(SHEET_ROWS), reader=sheet_reader(reader_refiner))
+    assert sheet.rows == ((9, 9, 9, 7, 8),) and sheet.codes == codes[:42]
+
+
 def test_a_reading_is_learnt_from_its_full_resolution_boxes(reader_refiner, tmp_path):
     from tests.vision.tileset_art import lay_out
     from vision.image import Photo

@@ -1,7 +1,8 @@
 """Teaching a set: from sheet photos, from a corrected hand, and undoing a hand.
 
 A teaching photo is decoded as the reader decodes a photo to read it, its tiles are found
-with the tile finder down to a low tile score (a blank white dragon scores low), matched to
+with the tile finder down to a low tile score (a blank white dragon scores low), those the
+reader reads as face down left out (the wall beside the sheet is none of it), matched to
 CODES (vision/tileset/sheet.py), and each matched tile's features are stored under its code.
 A sheet shot from across the table (every tile upside down, the order reversed) or from
 the side (the rows running up the photo) is read the way round that the reader is far
@@ -16,6 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.tiles import format_tiles
+from vision.layout.sets import BACK
 from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
 from vision.tileset.sheet import (
     Match,
@@ -33,6 +35,9 @@ ACROSS_ODDS = 2.0  # per tile, for reading a sheet as shot from across the table
 # Below this share of tiles read as their codes, the codes are likely in another order than
 # the tiles lie. Sheets in the right order: 29-41 of 42 on the 19 generated sheets of the
 # tile-set evaluation, 31 of 42 on the test art; in a wrong order, about chance.
+# A box the reader reads as face down this surely is no tile of a sheet (CODES holds none):
+# the wall or a face-down tile lying beside the sheet.
+FACE_DOWN = 0.9
 ORDER_DOUBT = 1 / 3
 ORDER_DOUBT_MIN_TILES = 6
 
@@ -141,7 +146,8 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None) 
         photo = load_photo(source, max_pixels=reader.max_pixels,
                            min_side=max(min(reader.detector.imgsz), reader.refiner.decode_min_side))
         dets = reader.find(photo.rgb)
-        found.append((photo, dets.xyxy, reader_tile_score(dets)))
+        up = face_up(reader.refiner, photo.rgb, dets.xyxy)
+        found.append((photo, dets.xyxy[up], reader_tile_score(dets)[up]))
     matches = _match_all(found, codes, rows_wanted, conf)
     tiles, feats, turned, rows = [], [], [], []
     for k, ((photo, _, _), fits) in enumerate(zip(found, matches)):
@@ -203,6 +209,16 @@ def shot_from_across(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> bo
     order, against turned 180° in reverse order) must say so by ACROSS_ODDS per tile."""
     upright, across = likelihoods(as_cut, turned, codes, names)
     return bool(across - upright > np.log(ACROSS_ODDS) * len(codes))
+
+
+def face_up(refiner, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Which boxes may be tiles of a sheet: all but those the reader reads as face down
+    (FACE_DOWN), each crop read once as cut."""
+    keep = np.ones(len(boxes), bool)
+    if not len(boxes) or BACK not in refiner.names:
+        return keep
+    probs = refiner.mean_probabilities([refiner.crops(rgb, boxes)])
+    return probs[:, list(refiner.names).index(BACK)] < FACE_DOWN
 
 
 def reader_tile_score(dets) -> np.ndarray:
