@@ -6,7 +6,7 @@
     python -m datasets.eval.tileset corrections [--scenes 12]        # development only
     python -m datasets.eval.tileset margins   [--scenes 12]          # development only
     python -m datasets.eval.tileset synthetic [--designs heldout] [--scenes 20]
-    python -m datasets.eval.tileset night     [--design kmj_traditional] [--hands 16]
+    python -m datasets.eval.tileset night     [--design kmj_traditional] [--hands 16] [--sheet-first]
     python -m datasets.eval.tileset camerash  [--camerash ../shared/data/camerash]
     python -m datasets.eval.tileset speed --photo PHOTO.jpg [--repeat 9]
     (each: [--json FILE] [--cache cache/tileset_eval])
@@ -41,10 +41,12 @@ first (`--designs` of the `choose` rule), where taught must not fall below untau
 design; only then once on the held-out designs, and reported beside the 1280 figures, never
 instead of them. Nothing is chosen at 2000.
 
-`night`: 16 hands in a row with one design and no sheet; after each hand the truth is fed
-back as the player's corrections (every found hand tile with its true code,
-vision.tileset.learn_hand's path); per hand, the tile fixes the page needed (hand tiles read
-wrong or missed, boxes on no hand tile among the hand's), with and without learning.
+`night`: 16 hands in a row with one design and no sheet (`--sheet-first`: the design's sheet
+taught before the first hand, as a table that teaches its set and then plays); after each
+hand the truth is fed back as the player's corrections (every found hand tile with its true
+code, vision.tileset.learn_hand's path); per hand, the tile fixes the page needed (hand
+tiles read wrong or missed, boxes on no hand tile among the hand's), with and without
+learning.
 
 `camerash`: the set is taught from the Camerash training photos (their boxed tiles and
 labels), and the held-out photos are read without and with it.
@@ -566,6 +568,8 @@ def main(argv=None) -> int:
     parser.add_argument("--scene-side", type=int, default=SCENE_SIDE,
                         help="synthetic: the scenes' long side in pixels (module doc)")
     parser.add_argument("--hands", type=int, default=16)
+    parser.add_argument("--sheet-first", action="store_true",
+                        help="night: teach the design's sheet before the first hand")
     parser.add_argument("--camerash", type=Path,
                         default=REPO_ROOT.parent / "shared" / "data" / "camerash")
     parser.add_argument("--cache", type=Path, default=REPO_ROOT / "cache" / "tileset_eval")
@@ -586,7 +590,8 @@ def main(argv=None) -> int:
                             side=args.scene_side)
     elif args.what == "night":
         from datasets.eval.tileset_night import run_night
-        out = run_night(args.design, args.hands, NIGHT_SEED, args.cache)
+        out = run_night(args.design, args.hands, NIGHT_SEED, args.cache,
+                        sheet_first=args.sheet_first)
     elif args.what == "partial":
         out = run_partial_rule(args.cache, args.camerash)
     elif args.what == "copies":

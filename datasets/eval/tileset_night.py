@@ -1,7 +1,7 @@
 """A game night without a sheet: hands in a row with one design, each hand's truth fed back as
 the player's corrections, tile fixes per hand with and without learning.
 
-    python -m datasets.eval.tileset night [--design kmj_traditional] [--hands 16]
+    python -m datasets.eval.tileset night [--design kmj_traditional] [--hands 16] [--sheet-first]
 
 Hand i is scene i of `datasets.synth.generate --designs DESIGN --seed NIGHT_SEED`. A hand
 needs one fix per hand tile read wrong or not found, and per box among the hand's tiles on
@@ -58,10 +58,12 @@ def hand_fixes(scene, found, conf: float) -> tuple[int, int, list[tuple[int, str
     return fixes, misread, taught
 
 
-def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None = None
-              ) -> dict:
+def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None = None,
+              sheet_first: bool = False) -> dict:
     """Fixes per hand without a set and, for each blend of `hows` (name -> Blend; default:
-    the shipped one as "with"), with the set learnt from the hands before."""
+    the shipped one as "with"), with the set learnt from the hands before; `sheet_first`:
+    the set starts from the design's generated sheet photo (taught before the first hand,
+    datasets.eval.tileset.teach_design) instead of empty."""
     from scoring.tiles import TILES
     from vision.runtime import operating_conf
     from vision.tileset.learn import plain_reads
@@ -69,11 +71,14 @@ def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None
     from vision.tileset.store import TileSet
 
     hows = hows or {"with": DEFAULT_BLEND}
-    _, base, reader, _ = setup(cache)
+    sheets, base, reader, _ = setup(cache)
     scenes = load_scenes(scenes_of(design, hands, seed, cache), reader)
     conf = operating_conf()
     untaught = TaughtClassifier(base.base, None)
     tileset = TileSet(f"night-{design}", base.probe())
+    if sheet_first:
+        from datasets.eval.tileset import teach_design
+        tileset = teach_design(design, sheets, cache)[0] or tileset
     rows = []
     for i, scene in enumerate(scenes):
         plain = untaught.refine(scene.rgb, scene.found).scaled(*scene.scale)
@@ -95,4 +100,4 @@ def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None
     later = [r for r in rows if r["hand"] >= 5]
     summary = {f"hands_5_on_{key}": round(float(np.mean([r[key] for r in later])), 3)
                for key in rows[0] if key != "hand"} if later else {}
-    return {"design": design, "hands": rows, "summary": summary}
+    return {"design": design, "sheet_first": sheet_first, "hands": rows, "summary": summary}
