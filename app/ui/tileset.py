@@ -128,9 +128,21 @@ def boxed_tiles(draft: edit.Draft) -> tuple[list[str], list[tuple[float, ...]]]:
     return [s.code for s in kept], [s.box for s in kept]
 
 
-def learn_added(hand_id: int, data, reader, drafts: dict, found: dict) -> int | None:
+def fixed_tiles(codes: list[str], boxes: list[tuple[float, ...]], layout) -> int:
+    """How many of a hand's photographed tiles the player changed from what the page read."""
+    def at(box) -> tuple[float, ...]:
+        return tuple(round(float(v), 1) for v in box)
+    laid = list(layout.concealed) + [t for m in layout.melds for t in m.tiles] \
+        + list(layout.bonus) + list(layout.ignored) + ([layout.winning] if layout.winning else [])
+    read = {at(t.box): t.code for t in laid}
+    return sum(read.get(at(box), code) != code for code, box in zip(codes, boxes))
+
+
+def learn_added(hand_id: int, data, reader, drafts: dict, found: dict
+                ) -> tuple[int, int] | None:
     """Teach the chosen set the tiles of a hand just added to the ledger (each player's hand
-    read from a photo); the number learnt, None when there was nothing to learn."""
+    read from a photo): (tiles learnt, of them fixed by the player), None when there was
+    nothing to learn."""
     name = chosen()
     pieces = []
     for who, draft in drafts.items():
@@ -138,16 +150,16 @@ def learn_added(hand_id: int, data, reader, drafts: dict, found: dict) -> int | 
         photo = getattr(recognition, "photo", None)
         codes, boxes = boxed_tiles(draft)
         if photo is not None and codes:
-            pieces.append((photo, codes, boxes))
+            pieces.append((photo, codes, boxes, fixed_tiles(codes, boxes, recognition.layout)))
     if not name or not pieces:
         return None
     learner = plain_learner(reader)
     total = 0
-    for photo, codes, boxes in pieces:
+    for photo, codes, boxes, _fixed in pieces:
         sx, sy = photo.scale
         pixels = np.asarray(boxes, np.float32) / np.array([sx, sy, sx, sy], np.float32)
         total += learn_hand(name, photo.rgb, pixels, codes, hand_id, data, refiner=learner)
-    return total
+    return total, sum(p[3] for p in pieces)
 
 
 def after_add(ledger: Ledger, hand_id: int, token: str, reader) -> None:
@@ -155,15 +167,19 @@ def after_add(ledger: Ledger, hand_id: int, token: str, reader) -> None:
     ss = st.session_state
     name = chosen()
     try:
-        count = learn_added(hand_id, ledger.folder, reader, ss["drafts"], ss["recog"])
+        learnt = learn_added(hand_id, ledger.folder, reader, ss["drafts"], ss["recog"])
     except ERRORS as exc:
         note = _("The tile set '{name}' did not learn this hand: {reason}").format(
             name=name, reason=translate(one_line(exc)))
     else:
-        if count is None:
+        if learnt is None:
             return
+        count, fixes = learnt
         note = ngettext("{count} tile added to set '{name}'.",
                         "{count} tiles added to set '{name}'.", count).format(count=count, name=name)
+        if fixes:
+            note += " " + ngettext("Your fix is among them.", "Your {count} fixes are among them.",
+                                   fixes).format(count=fixes)
     ss["tileset_notes"] = {**ss.get("tileset_notes", {}), token: note}
     _keep_readings(ledger.folder)
 

@@ -125,7 +125,7 @@ def test_an_added_hand_teaches_the_set_its_corrected_tiles_and_undo_forgets_them
     new_set(page, "Jade")
     upload(page, table_photo())
     _fix_and_add(page)
-    assert "14 tiles added to set 'Jade'." in texts(page)
+    assert "14 tiles added to set 'Jade'. Your fix is among them." in texts(page)
     stored = load_set("Jade", data_dir)
     assert sorted(stored.codes) == sorted(HAND) and set(stored.sources) == {"hand:1"}
     assert sum(list_sets(data_dir)[0].examples.values()) == 14
@@ -178,6 +178,23 @@ def test_only_tiles_from_the_photo_are_learnt(slots, learnt):
     from app.ui.tileset import boxed_tiles
     codes, boxes = boxed_tiles(edit.Draft(hand=slots))
     assert codes == learnt and len(boxes) == len(learnt)
+
+
+@pytest.mark.parametrize("codes, fixes", [
+    (["9s", "1z", "5f"], 0),          # as read
+    (["8s", "1z", "5f"], 1),          # one tile fixed
+    (["8s", "1z", "6f"], 2),          # a bonus tile too
+    (["9s", "1z", "5f", "7p"], 0),    # a tile the layout left out, brought back as read
+])
+def test_the_tiles_a_player_fixed_are_counted_by_where_they_lie(codes, fixes):
+    from app.ui.tileset import fixed_tiles
+    from vision.layout.table import LaidTile, TableLayout
+    boxes = [(0.0, 0.0, 10.0, 14.0), (10.0, 0.0, 20.0, 14.0), (40.0, 0.0, 50.0, 14.0),
+             (60.0, 0.0, 70.0, 14.0)][:len(codes)]
+    layout = TableLayout(concealed=(LaidTile("9s", boxes[0], 0.4), LaidTile("1z", boxes[1], 0.9)),
+                         bonus=(LaidTile("5f", boxes[2], 0.8),),
+                         ignored=(LaidTile("7p", (60.0, 0.0, 70.0, 14.0), 0.6),))
+    assert fixed_tiles(codes, boxes, layout) == fixes
 
 
 def test_a_fixed_tile_keeps_its_box_and_compares_by_code():
