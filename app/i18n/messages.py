@@ -109,6 +109,17 @@ TEMPLATES: tuple[str, ...] = (
     N_("the ledger changed (another tab?): nothing was undone"),
     N_("the four players need four different names"),
     N_("a table has four players"),
+    # a table's tile set (vision.tileset)
+    N_("found {found} tiles in {rows} rows ({lengths}), CODES has {want} in rows ({wanted})"),
+    N_("found {found} tiles in {rows} rows ({lengths}), CODES has {want}"),
+    N_("CODES is empty: list the tiles of the photo in reading order"),
+    N_("a tile set needs a name"),
+    N_("a tile set name has at most {most} characters, got {count}"),
+    N_("{name} is not a tile set name: use letters, digits, spaces and - _ . ' (starting with a "
+       "letter or digit)"),
+    N_("this data folder already holds {count} tile sets, the most it keeps: delete one first"),
+    N_("no tile set named {name} (teach one with mahjong-lens teach)"),
+    N_("tile set {name} was taught with another reader model; teach it again"),
     # the command line's own
     N_("--option takes KEY=VALUE, got {pair}"),
     N_("give either --hand or '-' (stdin), not both"),

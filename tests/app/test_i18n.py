@@ -206,3 +206,29 @@ def test_the_layouts_notes_are_translated(note):
     from app.i18n import messages
     with i18n.using("pl"):
         assert messages.translate(note) != note
+
+
+def _tile_set_messages(tmp_path) -> list[str]:
+    """What vision.tileset really says to a player, raised by its own code."""
+    import numpy as np
+    from vision.tileset import store
+    from vision.tileset.sheet import match_photo, parse_codes
+
+    boxes = np.array([[20 + 46 * c, 20 + 76 * r, 60 + 46 * c, 74 + 76 * r]
+                      for r, n in enumerate((9, 9, 9, 7, 8)) for c in range(n)], np.float64)
+    return [_raised(lambda: match_photo(boxes, np.full(42, 0.9), 41, 0.5)),
+            _raised(lambda: match_photo(boxes, np.full(42, 0.9), 41, 0.5, (9, 9, 9, 7, 7))),
+            _raised(lambda: parse_codes(" ")),
+            _raised(lambda: store.check_name("")),
+            _raised(lambda: store.check_name("x" * 70)),
+            _raised(lambda: store.check_name("../x")),
+            _raised(lambda: store.load_set("Jade", tmp_path))]
+
+
+def test_the_tile_set_messages_are_recognised_and_translated(tmp_path):
+    from app.i18n import messages
+    for text in _tile_set_messages(tmp_path):
+        assert messages.match(text) is not None, text
+        for lang in ("pl", "uk", "de", "zh"):
+            with i18n.using(lang):
+                assert messages.translate(text) != text, (lang, text)

@@ -168,6 +168,18 @@ def test_undoing_a_hand_removes_exactly_what_it_added(tmp_path):
     assert remove_source("nowhere", "hand:7", tmp_path) == 0
 
 
+def test_a_data_folder_keeps_a_bounded_number_of_sets(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "MAX_SETS", 2)
+    save_set(small_set("one"), tmp_path)
+    save_set(small_set("two"), tmp_path)
+    with pytest.raises(TileSetError, match="already holds 2 tile sets, the most it keeps"):
+        save_set(small_set("three"), tmp_path)
+    assert [s.name for s in list_sets(tmp_path)] == ["one", "two"]
+    save_set(small_set("two"), tmp_path)  # a set already there is still written
+    delete_set("one", tmp_path)
+    save_set(small_set("three"), tmp_path)
+
+
 def test_delete_a_set_and_a_missing_one(tmp_path):
     save_set(small_set(), tmp_path)
     delete_set("home", tmp_path)

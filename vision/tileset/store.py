@@ -33,6 +33,9 @@ SUFFIX = ".npz"
 FORMAT = 2
 FORMATS = (1, 2)  # 1: no `reads`, each taken as read right
 MAX_PER_CLASS = 8  # the most recent examples of a class are kept; older ones make way
+# Sets a data folder keeps: a table brings a set or two; a full set is about 6 MB, and a
+# server open to its network must not fill its disk with them.
+MAX_SETS = 20
 MAX_NAME = 64
 PROBE_TOLERANCE = 1e-3  # one model's probe differs by ~1e-6 between runs; another's by far more
 NAME_PUNCTUATION = " -_.'"
@@ -171,8 +174,11 @@ class SetSummary:
 
 
 def save_set(tileset: TileSet, data: str | os.PathLike | None = None) -> Path:
-    """Write the set atomically; returns its path."""
+    """Write the set atomically; returns its path. A new set past MAX_SETS is refused."""
     path = set_path(tileset.name, data)
+    if not path.is_file() and len(set_files(data)) >= MAX_SETS:
+        raise TileSetError(f"this data folder already holds {MAX_SETS} tile sets, the most it "
+                           f"keeps: delete one first")
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"format": FORMAT, "name": tileset.name}
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=SUFFIX)
@@ -259,13 +265,17 @@ def _check_shapes(tileset: TileSet, version: int) -> None:
         raise TileSetError("features that are not numbers")
 
 
+def set_files(data: str | os.PathLike | None = None) -> list[Path]:
+    """The set files of the data folder, by name (none half written)."""
+    folder = sets_folder(data)
+    return sorted(p for p in folder.glob(f"*{SUFFIX}") if not p.name.startswith(".tmp-")) \
+        if folder.is_dir() else []
+
+
 def list_sets(data: str | os.PathLike | None = None) -> list[SetSummary]:
     """Every set in the data folder, by name; a damaged one with its `error`."""
-    folder = sets_folder(data)
     out = []
-    for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
-        if path.name.startswith(".tmp-"):
-            continue
+    for path in set_files(data):
         try:
             tileset = load_set(path.stem, data)
             out.append(SetSummary(tileset.name, tileset.per_class(), tileset.last_taught,
