@@ -32,12 +32,12 @@ from vision.tileset.store import TileSet, TileSetError, load_set, remove_source,
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
 SHEET = "sheet"
 ACROSS_ODDS = 2.0  # per tile, for reading a sheet as shot from across the table
-# Below this share of tiles read as their codes, the codes are likely in another order than
-# the tiles lie. Sheets in the right order: 29-41 of 42 on the 19 generated sheets of the
-# tile-set evaluation, 31 of 42 on the test art; in a wrong order, about chance.
 # A box the reader reads as face down this surely is no tile of a sheet (CODES holds none):
 # the wall or a face-down tile lying beside the sheet.
 FACE_DOWN = 0.9
+# Below this share of tiles read as their codes, the codes are likely in another order than
+# the tiles lie. Sheets in the right order: 29-41 of 42 on the 19 generated sheets of the
+# tile-set evaluation, 31 of 42 on the test art; in a wrong order, about chance.
 ORDER_DOUBT = 1 / 3
 ORDER_DOUBT_MIN_TILES = 6
 
@@ -170,10 +170,9 @@ def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, T
     running down it when shot from the side), each the right way up or shot from across
     the table: the way whose tiles the reader reads as CODES. The way with fewer, longer
     rows (on a tie, rows across the photo) and tiles upright wins unless another is surer
-    by ACROSS_ODDS per tile. Returns the way's
-    match in reading order (boxes in `rgb`'s pixels, rows as the player laid them), the
-    views of its tiles stood upright, and the quarter turns counter-clockwise that stand
-    them so."""
+    by ACROSS_ODDS per tile. Returns the way's match in reading order (boxes in `rgb`'s
+    pixels, rows as the player laid them), the views of its tiles stood upright, and the
+    quarter turns counter-clockwise that stand them so."""
     odds = np.log(ACROSS_ODDS) * len(codes)
     best = None
     for match in sorted(fits, key=lambda m: len(m.rows)):
