@@ -355,6 +355,19 @@ def test_a_sheet_shot_from_the_side_is_matched_with_its_rows_running_down(rows_g
         match_frames(side, np.full(42, 0.9), 42, 0.5, (9, 9, 9, 8, 7, 0))
 
 
+def test_a_photo_of_a_heap_of_tiles_is_refused_without_holding_the_server():
+    """300 boxes strewn about (the finder's most), CODES of 42: one line in well under a
+    second or two (dropping strays one by one, each judged against all, took 70 s)."""
+    import time
+    rng = np.random.default_rng(0)
+    corner = rng.uniform(0, 2000, (300, 2))
+    boxes = np.hstack([corner, corner + rng.uniform(20, 120, (300, 2))])
+    start = time.perf_counter()
+    with pytest.raises(TileSetError, match=r"^found \d+ tiles in \d+ rows .*CODES has 42$"):
+        match_frames(boxes, rng.uniform(0.5, 1.0, 300), 42, 0.5)
+    assert time.perf_counter() - start < 15
+
+
 def test_merge_keeps_tiles_side_by_side_apart():
     boxes = grid((3,))
     merged, _ = merge_inside(boxes, np.ones(3))

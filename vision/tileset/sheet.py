@@ -174,26 +174,28 @@ def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
 
 
 def _drop_strays(boxes, scores, kept, want, quarter) -> np.ndarray:
-    """`kept` less its least tile-like boxes, as long as they are strays: of a size no sheet
-    tile has, alone in a row, or scored STRAY_DROP below the sheet's median. A clear tile
-    is never dropped to fit CODES: the codes would shift onto the wrong tiles."""
+    """`kept` less its least tile-like boxes, as long as they are strays (`_strays`). A clear
+    tile is never dropped to fit CODES: the codes would shift onto the wrong tiles."""
     kept = list(kept)
     while len(kept) > want:
-        stray = [k for k in kept if _is_stray(boxes, scores, kept, k, quarter)]
+        stray = _strays(boxes, scores, kept, quarter)
         if not stray:
             break
         kept.remove(min(stray, key=lambda k: scores[k]))
     return np.array(kept, np.int64)
 
 
-def _is_stray(boxes, scores, kept, k, quarter) -> bool:
-    median_area = float(np.median([_area(boxes[i]) for i in kept]))
-    if not SIZE_RANGE[0] <= _area(boxes[k]) / median_area <= SIZE_RANGE[1]:
-        return True
-    if scores[k] < float(np.median(scores[kept])) - STRAY_DROP:
-        return True
+def _strays(boxes, scores, kept, quarter) -> list[int]:
+    """The boxes of `kept` no sheet tile would give: of a size no sheet tile has, scored
+    STRAY_DROP below the sheet's median, or alone in a row (all at once: a photo of a heap
+    holds hundreds)."""
+    area = np.array([_area(boxes[i]) for i in kept])
+    ratio = area / float(np.median(area))
+    low = scores[kept] < float(np.median(scores[kept])) - STRAY_DROP
     rows = rows_of(boxes[kept], quarter)
-    return any(len(r) == 1 and kept[r[0]] == k for r in rows) and len(rows) > 1
+    alone = {r[0] for r in rows if len(r) == 1} if len(rows) > 1 else set()
+    return [k for i, k in enumerate(kept)
+            if not SIZE_RANGE[0] <= ratio[i] <= SIZE_RANGE[1] or low[i] or i in alone]
 
 
 def _look_again(boxes, scores, kept, want, conf, rows_wanted, quarter) -> np.ndarray:
