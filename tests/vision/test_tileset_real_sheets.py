@@ -1,6 +1,7 @@
-"""Teaching from real photos: the Camerash photos of one row of a real set (set 2, five photos;
-every tile in them is labelled), taught as a sheet with the labels as CODES, shot each way
-round. Skips without ../shared/data/camerash."""
+"""Teaching from real photos of real sets (Camerash): one row of a set (set 2, five photos,
+every tile labelled), taught with the labels as CODES and shot each way round; and a whole
+set laid out in a grid of touching tiles (set 13, 144 tiles, 42 of them labelled). Skips
+without ../shared/data/camerash."""
 from __future__ import annotations
 
 import json
@@ -45,3 +46,21 @@ def test_every_code_lands_on_its_real_tile_whichever_way_the_row_lies(reader, na
         nearest = [int(np.argmin(np.abs(boxes - box).sum(axis=1))) for box in found]
         assert [codes[i] for i in nearest] == sheet.codes == codes, f"turned {turn}"
         rgb, boxes = turn_quarter(rgb, boxes)
+
+
+# Camerash 13.jpg as laid: four rows of dots with red, green and white; four of bamboo with
+# east, south and a flower; four of characters with west, north and a season
+WHOLE_SET = (["123456789p765z"] * 4 + [f"123456789s12z{k}f" for k in (1, 2, 3, 4)]
+             + [f"123456789m34z{k}f" for k in (5, 6, 7, 8)])
+
+
+@pytest.mark.slow
+def test_a_whole_real_set_laid_in_a_grid_is_taught_from_its_rows(reader):
+    from vision.tileset.learn import read_sheet
+
+    sheet = read_sheet([CAMERASH / "raw-images" / "13.jpg"], " ".join(WHOLE_SET), reader=reader)
+    assert sheet.rows == ((12,) * 12,) and sheet.agreed == 144
+    found = np.array([t.box for t in sheet.tiles], np.float32)
+    for tile in json.loads(BOXES_JSON.read_text())["photos"]["13.jpg"]["tiles"]:
+        nearest = int(np.argmin(np.abs(found - np.array(tile["box"], np.float32)).sum(axis=1)))
+        assert sheet.tiles[nearest].code == tile["code"]
