@@ -168,6 +168,33 @@ def test_undoing_a_hand_removes_exactly_what_it_added(tmp_path):
     assert remove_source("nowhere", "hand:7", tmp_path) == 0
 
 
+def test_two_hands_taught_at_once_both_keep_their_tiles(tmp_path, monkeypatch):
+    """Two phones adding hands to the night's set at the same moment: each read-change-write
+    waits for the other (the write is slowed down so that, unlocked, they would overlap)."""
+    import threading
+    import time
+
+    from scoring.tiles import TILES
+    from vision.tileset import learn
+
+    save_set(TileSet("night", unit(1, 1)), tmp_path)
+    written = learn.save_set
+    monkeypatch.setattr(learn, "save_set", lambda ts, data: (time.sleep(0.005), written(ts, data)))
+
+    def teach(first: int) -> None:
+        for code in TILES[first:first + 10]:
+            sheet = _sheet_of([code], [code], ((1,),))
+            learn.save_sheet(replace(sheet, probe=unit(1, 1)), "night", tmp_path,
+                             source=f"hand:{code}")
+
+    threads = [threading.Thread(target=teach, args=(first,)) for first in (0, 10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(load_set("night", tmp_path).codes) == sorted(TILES[:20])
+
+
 def test_a_data_folder_keeps_a_bounded_number_of_sets(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "MAX_SETS", 2)
     save_set(small_set("one"), tmp_path)

@@ -27,7 +27,14 @@ from vision.tileset.sheet import (
     row_order,
     turn_quarter,
 )
-from vision.tileset.store import TileSet, TileSetError, load_set, remove_source, save_set
+from vision.tileset.store import (
+    TileSet,
+    TileSetError,
+    load_set,
+    remove_source,
+    save_set,
+    updating,
+)
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
 SHEET = "sheet"
@@ -270,10 +277,11 @@ def _next_rows(boxes, scores, conf, rows_left: tuple[int, ...], last: bool) -> l
 def save_sheet(sheet: Sheet, name: str, data: str | os.PathLike | None = None,
                source: str = SHEET) -> TileSet:
     """Add a read sheet's tiles to the named set (created when new); the set as stored."""
-    tileset = open_or_new(name, sheet.probe, data)
-    tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source,
-                          reads=sheet.reads)
-    save_set(tileset, data)
+    with updating(data):
+        tileset = open_or_new(name, sheet.probe, data)
+        tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source,
+                              reads=sheet.reads)
+        save_set(tileset, data)
     return tileset
 
 
@@ -303,10 +311,11 @@ def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
         return 0
     refiner = refiner or taught_refiner()
     seen = refiner.features(rgb, boxes[keep])
-    tileset = open_or_new(name, refiner.probe(), data)
-    tileset = tileset.add([c for c, k in zip(codes, keep) if k], seen.features, seen.turned,
-                          hand_source(hand_id), reads=plain_reads(seen, refiner.names))
-    save_set(tileset, data)
+    with updating(data):
+        tileset = open_or_new(name, refiner.probe(), data)
+        tileset = tileset.add([c for c, k in zip(codes, keep) if k], seen.features, seen.turned,
+                              hand_source(hand_id), reads=plain_reads(seen, refiner.names))
+        save_set(tileset, data)
     return int(keep.sum())
 
 

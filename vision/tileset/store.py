@@ -10,13 +10,17 @@ and when. Files of format 1 (before `reads`) load with each example read as its 
 also keeps the reader model's features of a fixed probe image (`probe`): features of
 another model mean nothing, so a set taught with another model is refused in one line
 rather than read wrong. Writes go to a temporary file in
-the same folder and are renamed over the old one, so a crash never leaves half a set.
+the same folder and are renamed over the old one, so a crash never leaves half a set, and a
+set is read, changed and written back under the folder's lock (`updating`), so two hands
+added at once both stay.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
+import threading
 import time
 import zipfile
 from collections import Counter
@@ -27,6 +31,11 @@ import numpy as np
 
 from scoring.tiles import TILES
 from vision.runtime import data_dir
+
+try:  # POSIX: a lock other processes (`mahjong-lens teach` beside the page) respect too
+    import fcntl
+except ImportError:  # elsewhere the page's own threads still take turns
+    fcntl = None
 
 FOLDER = "tilesets"
 SUFFIX = ".npz"
@@ -173,6 +182,27 @@ class SetSummary:
     corrected: dict[str, int] = field(default_factory=dict)  # TileSet.corrected
 
 
+_UPDATING = threading.Lock()
+LOCK_FILE = ".lock"
+
+
+@contextlib.contextmanager
+def updating(data: str | os.PathLike | None = None):
+    """Hold the data folder's sets still while one is read, changed and written back: two
+    hands added at once (two players' phones, or `teach` beside the page) each keep what
+    they add, where without it the later write would drop the earlier one's examples."""
+    folder = sets_folder(data)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _UPDATING, open(folder / LOCK_FILE, "a") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def save_set(tileset: TileSet, data: str | os.PathLike | None = None) -> Path:
     """Write the set atomically; returns its path. A new set past MAX_SETS is refused."""
     path = set_path(tileset.name, data)
@@ -297,8 +327,9 @@ def remove_source(name: str, source: str, data: str | os.PathLike | None = None)
     examples removed (0 when the set or the source is not there)."""
     if not set_path(name, data).is_file():
         return 0
-    tileset = load_set(name, data)
-    kept = tileset.without(source)
-    if len(kept) != len(tileset):
-        save_set(kept, data)
+    with updating(data):
+        tileset = load_set(name, data)
+        kept = tileset.without(source)
+        if len(kept) != len(tileset):
+            save_set(kept, data)
     return len(tileset) - len(kept)
