@@ -194,13 +194,24 @@ def updating(data: str | os.PathLike | None = None):
     folder = sets_folder(data)
     folder.mkdir(parents=True, exist_ok=True)
     with _UPDATING, open(folder / LOCK_FILE, "a") as handle:
-        if fcntl is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX)
+        locked = _lock_file(handle)
         try:
             yield
         finally:
-            if fcntl is not None:
+            if locked:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _lock_file(handle) -> bool:
+    """Whether the lock file is held for other processes too: not where there is no fcntl,
+    nor on a file system that refuses locks (the page's own threads still take turns)."""
+    if fcntl is None:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+    except OSError:
+        return False
+    return True
 
 
 def save_set(tileset: TileSet, data: str | os.PathLike | None = None) -> Path:
