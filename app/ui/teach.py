@@ -21,9 +21,11 @@ from app.i18n.messages import translate
 from app.tiles_art import tile_png
 from scoring.errors import one_line
 from scoring.tiles import TILES, parse_tiles
-from vision.tileset import check_name, delete_set, list_sets, read_sheet, save_sheet
+from vision.tileset import (check_name, delete_set, forget_correction, list_sets, read_sheet,
+                            save_sheet)
 
 from . import ledger_view, photo, tileset
+from .hand import tile_name
 from .language import said
 from .literal import literal
 
@@ -162,6 +164,17 @@ def on_delete(name: str) -> None:
     ss["teach_flash"] = ("success", _("Tile set '{name}' deleted.").format(name=name))
 
 
+def on_forget(name: str, read: str, code: str) -> None:
+    ss = st.session_state
+    try:
+        forget_correction(name, read, code, data_folder())
+    except (ValueError, OSError) as exc:
+        ss["teach_flash"] = ("error", translate(one_line(exc)))
+        return
+    ss["teach_flash"] = ("success", _("Set '{name}' no longer reads {read} as {code}.").format(
+        name=name, read=tile_name(read), code=tile_name(code)))
+
+
 # --- the page ------------------------------------------------------------------------------
 
 def render() -> None:
@@ -269,8 +282,26 @@ def render_sets() -> None:
                 st.markdown(f"**{literal(summary.name)}** · " + ngettext(
                     "{count} example of {tiles} tiles", "{count} examples of {tiles} tiles",
                     total).format(count=total, tiles=len(summary.examples)) + f" · {when}")
+            if summary.corrected:
+                _render_fixes(summary)
             with st.popover(_("Delete"), icon=":material/delete:"):
                 st.write(_("Delete the tile set '{name}' and all it learnt?").format(
                     name=summary.name))
                 st.button(_("Delete it"), key=f"delete__{summary.name}", type="primary",
                           on_click=on_delete, args=(summary.name,))
+
+
+def _render_fixes(summary) -> None:
+    """What a set learnt that the reader alone reads otherwise ("read as>is": examples),
+    each with Forget: a fix made by mistake would otherwise mislead every copy of the tile."""
+    total = sum(summary.corrected.values())
+    with st.popover(ngettext("{count} fix learnt", "{count} fixes learnt", total).format(
+            count=total), icon=":material/school:"):
+        st.caption(_("What the reader reads → what it is in this set:"))
+        for pair, count in summary.corrected.items():
+            read, code = pair.split(">")
+            with st.container(horizontal=True, vertical_alignment="center",
+                              key=f"fix__{summary.name}__{pair}"):
+                st.markdown(f"{tile_name(read)} → **{tile_name(code)}** ×{count}")
+                st.button(_("Forget"), key=f"forget__{summary.name}__{pair}",
+                          on_click=on_forget, args=(summary.name, read, code))

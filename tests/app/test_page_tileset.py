@@ -237,6 +237,22 @@ def _read_sheet(at, png: bytes, codes: str = SHEET, name: str = "Jade"):
     return at
 
 
+def test_a_fix_made_by_mistake_is_forgotten_from_the_tile_sets_page(data_dir, monkeypatch):
+    import numpy as np
+    from streamlit.testing.v1 import AppTest
+    from vision.tileset import TileSet, save_set
+    feats = np.ones((3, 3, 4), np.float32) / 2
+    save_set(TileSet("Jade", np.ones(4, np.float32)).add(
+        ["8s", "7s", "1m"], feats, feats, "hand:1", reads=["9s", "9s", "1m"]), data_dir)
+    at = AppTest.from_string(TEACH_PAGE, default_timeout=60)
+    at.run()
+    assert keys_of(at, "forget__Jade__9s>8s") and keys_of(at, "forget__Jade__9s>7s")
+    click(at, "forget__Jade__9s>7s")
+    assert load_set("Jade", data_dir).codes == ("8s", "1m")
+    assert any("no longer reads" in s.value for s in at.success)
+    assert keys_of(at, "forget__Jade__9s>8s") and not keys_of(at, "forget__Jade__9s>7s")
+
+
 def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_png, data_dir):
     at = _read_sheet(teach_page, sheet_png)
     cells = sorted((s for s in at.selectbox if s.key.startswith("teach_code__")),

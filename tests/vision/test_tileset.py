@@ -168,6 +168,18 @@ def test_undoing_a_hand_removes_exactly_what_it_added(tmp_path):
     assert remove_source("nowhere", "hand:7", tmp_path) == 0
 
 
+def test_a_fix_made_by_mistake_is_forgotten_and_nothing_else(tmp_path):
+    from vision.tileset import forget_correction
+    fixes = small_set().add(["8s", "8s", "7s"], [unit(0, 0, 1)] * 3, [unit(0, 0, 1)] * 3,
+                            "hand:3", when=200.0, reads=["9s", "9s", "9s"])
+    save_set(fixes, tmp_path)
+    assert list_sets(tmp_path)[0].corrected == {"9s>8s": 2, "9s>7s": 1}
+    assert forget_correction("home", "9s", "7s", tmp_path) == 1
+    assert load_set("home", tmp_path).codes == ("1m", "2m", "8s", "8s")
+    assert forget_correction("home", "9s", "7s", tmp_path) == 0
+    assert forget_correction("nowhere", "9s", "7s", tmp_path) == 0
+
+
 def test_two_hands_taught_at_once_both_keep_their_tiles(tmp_path, monkeypatch):
     """Two phones adding hands to the night's set at the same moment: each read-change-write
     waits for the other (the write is slowed down so that, unlocked, they would overlap)."""

@@ -12,14 +12,17 @@ $MAHJONG_LENS_DATA, ~/.mahjong-lens; the sets live in its `tilesets/`):
     check_name(name) -> str                       a name, never a path
     list_sets(data=None) -> list[SetSummary]      name, examples per class, last_taught, error
     load_set(name, data=None, probe=None) -> TileSet   damaged / other model: TileSetError
-    delete_set(name, data=None)
+    delete_set(name, data=None)                   (at most MAX_SETS sets in a folder)
+    forget_correction(name, read, code, data=None) -> int   a fix made by mistake
 
 Teach from sheet photos (the page's teach flow: read, show each tile with its code, save):
     read_sheet(photos, codes_text, reader=None) -> Sheet
         photos: paths or bytes; codes_text: `123456789m123456789p...12345678f`, rows may be
         separated by spaces or `/`. Sheet.tiles[i]: photo, box (full-resolution pixels),
-        code, read_as (the reader's reading without the set); Sheet.agreed.
+        code, read_as (the reader's reading without the set); Sheet.agreed. A sheet is
+        read the way it lies (shot from across the table or from the side).
     Sheet.with_codes(codes) -> Sheet              the player's fixes
+    Sheet.order_doubtful, Sheet.in_row_order()    codes typed in another order than laid
     save_sheet(sheet, name, data=None) -> TileSet creates the set when new
 
 Learn from a hand added to the ledger, and undo it:
@@ -38,9 +41,9 @@ it shares the ONNX session (and is safe to share between threads). A damaged set
 taught with another model: catch TileSetError, say its one line, and read without a set
 (the TileReader's default refiner).
 
-Reading with a set costs one matrix-vector product per tile after the same ONNX calls; a
-set file is a few hundred kB (8 examples per class at most, MAX_PER_CLASS, each kept at
-three sizes, as cut and turned, float16).
+Reading with a set costs one matrix-vector product per tile after the same ONNX calls. A
+set file holds 8 examples per class at most (MAX_PER_CLASS), each kept at three sizes, as
+cut and turned, in float16: a 42-tile sheet is under 1 MB, a full set about 6 MB.
 """
 from vision.tileset.learn import (
     Sheet,
@@ -57,19 +60,22 @@ from vision.tileset.learn import (
 from vision.tileset.reader import DEFAULT_BLEND, Blend, TaughtClassifier, taught_refiner
 from vision.tileset.store import (
     MAX_PER_CLASS,
+    MAX_SETS,
     SetSummary,
     TileSet,
     TileSetError,
     check_name,
     delete_set,
+    forget_correction,
     list_sets,
     load_set,
     save_set,
 )
 
 __all__ = [
-    "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "SetSummary", "Sheet", "SheetTile",
-    "TaughtClassifier", "TileSet", "TileSetError", "check_name", "delete_set", "forget_hand",
+    "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "MAX_SETS", "SetSummary", "Sheet", "SheetTile",
+    "TaughtClassifier", "TileSet", "TileSetError", "check_name", "delete_set",
+    "forget_correction", "forget_hand",
     "hand_source", "learn_hand", "learn_reading", "list_sets", "load_set", "read_sheet",
     "reader_for", "refiner_for", "save_sheet", "save_set", "taught_refiner",
 ]

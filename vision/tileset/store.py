@@ -154,6 +154,12 @@ class TileSet:
         """The set without the examples that `source` added (undoing a hand)."""
         return self.select(np.array([s != source for s in self.sources], bool))
 
+    def without_correction(self, read: str, code: str) -> "TileSet":
+        """The set without its examples that the reader read as `read` and that are `code`
+        (forgetting a fix the player regrets)."""
+        return self.select(np.array([(r, c) != (read, code)
+                                     for r, c in zip(self.reads, self.codes)], bool))
+
     def select(self, index: np.ndarray) -> "TileSet":
         index = np.asarray(index)
         pick = np.flatnonzero(index) if index.dtype == bool else index.astype(np.int64)
@@ -336,11 +342,24 @@ def delete_set(name: str, data: str | os.PathLike | None = None) -> None:
 def remove_source(name: str, source: str, data: str | os.PathLike | None = None) -> int:
     """Remove what `source` added to the named set (e.g. "hand:17" on undo); the number of
     examples removed (0 when the set or the source is not there)."""
+    return _rewrite(name, data, lambda tileset: tileset.without(source))
+
+
+def forget_correction(name: str, read: str, code: str,
+                      data: str | os.PathLike | None = None) -> int:
+    """Forget that the reader's `read` is `code` in the named set (a fix made by mistake):
+    the number of examples removed (0 when there are none)."""
+    return _rewrite(name, data, lambda tileset: tileset.without_correction(read, code))
+
+
+def _rewrite(name: str, data, change) -> int:
+    """The named set changed by `change` (TileSet -> TileSet with fewer examples) and written
+    back when it lost any, under the folder's lock; how many it lost."""
     if not set_path(name, data).is_file():
         return 0
     with updating(data):
         tileset = load_set(name, data)
-        kept = tileset.without(source)
+        kept = change(tileset)
         if len(kept) != len(tileset):
             save_set(kept, data)
     return len(tileset) - len(kept)
