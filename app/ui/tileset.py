@@ -24,7 +24,7 @@ from scoring.errors import one_line
 from scoring.tiles import TILES
 from vision.tileset import (TaughtClassifier, TileSet, TileSetError, check_name, forget_hand,
                             learn_hand, list_sets, load_set, save_set)
-from vision.tileset.store import set_path
+from vision.tileset.store import set_names, set_path
 
 STATE_KEY = "tileset"       # the chosen set's name; "" for none
 SETTING = "tileset"         # the ledger's setting that remembers it for the night
@@ -243,7 +243,7 @@ def render_choice(ledger: Ledger | str) -> None:
     ss = st.session_state
     current = chosen() or NONE
     try:
-        names = [s.name for s in list_sets(folder())]
+        names = set_names(folder())
     except ERRORS:
         names = []
     options = [NONE] + sorted(set(names) | ({current} - {NONE}), key=str.lower) + [NEW]

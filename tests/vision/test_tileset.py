@@ -207,6 +207,15 @@ def test_two_hands_taught_at_once_both_keep_their_tiles(tmp_path, monkeypatch):
     assert sorted(load_set("night", tmp_path).codes) == sorted(TILES[:20])
 
 
+def test_set_names_are_listed_without_reading_the_sets(tmp_path):
+    save_set(small_set("Jade"), tmp_path)
+    folder = store.sets_folder(tmp_path)
+    (folder / "broken.npz").write_bytes(b"not a set")   # named, damaged: said when chosen
+    (folder / ".tmp-half.npz").write_bytes(b"")          # a write in progress
+    assert store.set_names(tmp_path) == ["Jade", "broken"]
+    assert store.set_names(tmp_path / "nowhere") == []
+
+
 def test_a_data_folder_keeps_a_bounded_number_of_sets(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "MAX_SETS", 2)
     save_set(small_set("one"), tmp_path)

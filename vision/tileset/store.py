@@ -319,6 +319,12 @@ def set_files(data: str | os.PathLike | None = None) -> list[Path]:
         if folder.is_dir() else []
 
 
+def set_names(data: str | os.PathLike | None = None) -> list[str]:
+    """The names of the sets in the data folder, without reading them (a menu's choices:
+    a full set is megabytes, read on every tap of the page it would slow the page)."""
+    return [p.stem for p in set_files(data)]
+
+
 def list_sets(data: str | os.PathLike | None = None) -> list[SetSummary]:
     """Every set in the data folder, by name; a damaged one with its `error`."""
     out = []
