@@ -1,19 +1,24 @@
 """`mahjong-lens sets [--json]`: the tile sets taught (name, examples per class, when last
-taught; in JSON also the examples the player corrected, as "read as>is": count);
-`mahjong-lens sets --delete NAME` removes one. A damaged set is listed with its one-line
-reason."""
+taught, and the fixes learnt: the examples the reader alone reads otherwise, as
+"read as>is": count); `mahjong-lens sets --delete NAME` removes one, and
+`mahjong-lens sets --forget NAME READ CODE` forgets a fix made by mistake (the set's
+examples the reader reads as READ that are CODE). A damaged set is listed with its
+one-line reason."""
 from __future__ import annotations
 
 import json
 import time
 
-from app.i18n import _
+from app.i18n import _, ngettext
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("sets", help=_("list the tile sets taught, or delete one"))
     p.add_argument("--json", action="store_true", help=_("print one JSON object per set"))
     p.add_argument("--delete", metavar="NAME", help=_("delete the named set"))
+    p.add_argument("--forget", nargs=3, metavar=("NAME", "READ", "CODE"),
+                   help=_("forget a fix made by mistake: in set NAME, tiles read as READ that "
+                          "were made CODE"))
     p.add_argument("--data-dir", default=None,
                    help=_("data folder (default $MAHJONG_LENS_DATA or ~/.mahjong-lens)"))
     p.set_defaults(run=run)
@@ -36,6 +41,8 @@ def run(args) -> int:
         delete_set(args.delete, args.data_dir)
         print(_("deleted tile set {name!r}").format(name=args.delete.strip()))
         return 0
+    if args.forget is not None:
+        return forget(*args.forget, args.data_dir)
     summaries = list_sets(args.data_dir)
     if not summaries and not args.json:
         print(_("No tile sets yet: teach one with 'mahjong-lens teach', or choose a new set on "
@@ -49,7 +56,35 @@ def run(args) -> int:
         else:
             print(_("{name}: {tiles} examples of {classes} tiles, last taught {when}").format(
                 name=summary.name, tiles=line["tiles"], classes=len(summary.examples),
-                when=line["last_taught"]))
+                when=line["last_taught"]) + _fixes(summary.corrected))
+    return 0
+
+
+def _fixes(corrected: dict[str, int]) -> str:
+    if not corrected:
+        return ""
+    pairs = ", ".join(f"{pair} ×{count}" for pair, count in corrected.items())
+    return "; " + _("fixes learnt (read as>is): {pairs}").format(pairs=pairs)
+
+
+def forget(name: str, read: str, code: str, data) -> int:
+    """`--forget`: one line saying what was forgotten; ValueError (one line) when the codes
+    are not tiles, the set is not there, or it holds no such fix."""
+    from scoring.tiles import TILES
+    from vision.tileset import check_name, forget_correction, load_set
+
+    for given in (read, code):
+        if given not in TILES:
+            raise ValueError(_("{code} is not a tile code (e.g. 9s, 5z, 1f)").format(code=given))
+    name = check_name(name)
+    load_set(name, data)  # a missing or damaged set is its own one line
+    removed = forget_correction(name, read, code, data)
+    if not removed:
+        raise ValueError(_("set {name!r} has learnt no fix of {read} to {code}").format(
+            name=name, read=read, code=code))
+    print(ngettext("set {name!r} no longer reads {read} as {code} ({count} example forgotten)",
+                   "set {name!r} no longer reads {read} as {code} ({count} examples forgotten)",
+                   removed).format(name=name, read=read, code=code, count=removed))
     return 0
 
 

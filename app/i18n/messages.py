@@ -119,6 +119,7 @@ TEMPLATES: tuple[str, ...] = (
        "letter or digit)"),
     N_("this data folder already holds {count} tile sets, the most it keeps: delete one first"),
     N_("no tile set named {name} (teach one with mahjong-lens teach)"),
+    N_("no tile set named {name}"),
     N_("tile set {name} was taught with another reader model; teach it again"),
     # the command line's own
     N_("--option takes KEY=VALUE, got {pair}"),

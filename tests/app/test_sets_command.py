@@ -75,3 +75,30 @@ def test_reading_with_a_missing_or_damaged_set_is_one_line(tmp_path, capsys, mon
     assert main([command, str(photo), "--set", "home", "--data-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"mahjong-lens {command}: {message}") and err.count("\n") == 1
+
+
+def test_sets_lists_the_fixes_learnt_and_forgets_one_made_by_mistake(tmp_path, capsys):
+    feats = np.eye(4, 8, dtype=np.float32)
+    save_set(TileSet("night", np.ones(8, np.float32)).add(
+        ["8s", "8s", "7s", "2m"], feats, feats, "hand:1", reads=["9s", "9s", "9s", "2m"]),
+        tmp_path)
+    data = ["--data-dir", str(tmp_path)]
+    assert main(["sets", *data]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("fixes learnt (read as>is): 9s>8s ×2, 9s>7s ×1")
+    assert main(["sets", "--forget", "night", "9s", "7s", *data]) == 0
+    assert capsys.readouterr().out == "set 'night' no longer reads 9s as 7s (1 example forgotten)\n"
+    assert main(["sets", "--json", *data]) == 0
+    assert json.loads(capsys.readouterr().out)["corrected"] == {"9s>8s": 2}
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["night", "9s", "7s"], "set 'night' has learnt no fix of 9s to 7s"),
+    (["night", "9s", "8x"], "8x is not a tile code (e.g. 9s, 5z, 1f)"),
+    (["nowhere", "9s", "8s"], "no tile set named 'nowhere'"),
+    (["../x", "9s", "8s"], "'../x' is not a tile set name"),
+])
+def test_forgetting_what_is_not_there_is_one_line(tmp_path, capsys, argv, said):
+    stored(tmp_path, "night")
+    assert main(["sets", "--forget", *argv, "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mahjong-lens sets: {said}") and err.count("\n") == 1
