@@ -158,6 +158,7 @@ def main() -> None:
     language.resolve(ledger_view.open_ledger(data_dir(page_args(sys.argv[1:]).data_dir)))
     from app.ui import practice  # a practice hand of Hong Kong mahjong against the computer
     from app.ui import teach  # teach the table's own tile set from a photo of it
+    state.keep_choices()  # what was chosen on one page is still there after visiting another
     st.navigation([st.Page(score_page, title=_("Score"), default=True),
                    st.Page(practice.render, title=_("Practice"), url_path="practice"),
                    st.Page(teach.render, title=_("Tile sets"), url_path="tilesets")],

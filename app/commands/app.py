@@ -50,6 +50,8 @@ def command(args, lan: str | None = None) -> list[str]:
            "--client.showErrorDetails", "none",
            "--client.toolbarMode", "minimal",
            "--global.developmentMode", "false",
+           # the page saves its choices again on every run (app/ui/state.py KEPT)
+           "--global.disableWidgetStateDuplicationWarning", "true",
            "--theme.base", "light"]
     if args.address:
         cmd += ["--server.address", args.address]

@@ -28,6 +28,24 @@ DEFAULTS = {
 
 DICTS = ("target", "recog", "photo_ids", "added", "adding")  # per-player values, start empty
 
+# Choices that must outlast a visit to another page: Streamlit forgets a widget's value when
+# a run does not draw it, so the Score page came back from Tile sets with MCR for HK001 and
+# Upload for Manual, and a half-typed sheet lost its codes. Each is saved again on every run
+# (Streamlit, "Working with widgets in multipage apps", option 3). Only widgets whose value
+# may be set: a button's or an upload's may not.
+KEPT = frozenset({"rules", "dealer", "round", "winner", "protate",
+                  "teach_name", "teach_codes", "teach_mode"})
+KEPT_PREFIXES = ("preset__", "opt__", "mode__", "how__", "whose__", "notation__", "last_tile__",
+                 "kong__", "fourth_tile__", "blessing__", "tileset_menu__", "teach_code__")
+
+
+def keep_choices() -> None:
+    """Save the KEPT widgets' values again, before the page runs (app.page.main)."""
+    ss = st.session_state
+    for key in list(ss.keys()):
+        if isinstance(key, str) and (key in KEPT or key.startswith(KEPT_PREFIXES)):
+            ss[key] = ss[key]
+
 
 def init() -> None:
     ss = st.session_state
