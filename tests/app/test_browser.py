@@ -131,3 +131,28 @@ def test_upload_to_score_time_median_of_five(server, new_page):
     budget = os.environ.get("MAHJONG_LENS_BROWSER_BUDGET_S")
     if budget:
         assert result["median_s"] < float(budget), result
+
+
+def test_choices_outlast_a_visit_to_another_page(server, new_page):
+    """HK001 and Manual on the Score page, a name typed on Tile sets: each page, visited
+    again, shows them as left (Streamlit forgets what a run does not draw)."""
+    page = new_page(viewport={"width": 1280, "height": 900})  # the pages' links in view
+    page.goto(server)
+    settle(page)
+    page.get_by_text("HK001", exact=True).first.click()
+    settle(page)
+    page.get_by_text("Manual", exact=True).first.click()
+    settle(page)
+    page.get_by_role("link", name="Tile sets").first.click()
+    settle(page)
+    name = page.locator(".st-key-teach_name input")
+    name.fill("Jade")
+    name.press("Enter")
+    settle(page)
+    page.get_by_role("link", name="Score").first.click()
+    settle(page)
+    assert "HK001" in page.locator("[data-testid=stCaptionContainer]").first.inner_text()
+    assert page.get_by_label("Type the hand").count() >= 1  # still Manual
+    page.get_by_role("link", name="Tile sets").first.click()
+    settle(page)
+    assert page.locator(".st-key-teach_name input").input_value() == "Jade"
