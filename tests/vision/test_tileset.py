@@ -638,6 +638,29 @@ def test_a_sheet_is_read_the_way_it_lies_on_the_table(reader_refiner, turn):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("turn", [0, 1])
+def test_a_sheet_read_surely_one_way_is_not_read_the_other_way_too(reader_refiner, turn):
+    """Codes as one list fit the rows either way; when the first way read (the one with fewer
+    rows) already reads SURE_WAY of the tiles as their codes, the other is not read."""
+    import cv2
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.runtime import DEFAULT_MODEL_PATH
+    from vision.tileset.learn import read_sheet, sheet_reader
+
+    if not DEFAULT_MODEL_PATH.is_file():
+        pytest.skip("the committed tile finder is not there")
+    rgb, boxes, codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)
+    for _ in range(turn):
+        rgb, boxes = turn_quarter(rgb, boxes)
+    calls = []
+    features = reader_refiner.features
+    reader_refiner.features = lambda *a: calls.append(1) or features(*a)
+    png = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
+    sheet = read_sheet([png], "".join(SHEET_ROWS), reader=sheet_reader(reader_refiner))
+    assert sheet.codes == codes and len(calls) == 1
+
+
+@pytest.mark.slow
 def test_face_down_tiles_beside_a_sheet_are_no_tiles_of_it(reader_refiner):
     """The wall, or a row of face-down tiles, in the photo of a sheet: left out, since CODES
     can hold no face-down tile (the finder alone finds 3 of these 9 and the rows fitted no

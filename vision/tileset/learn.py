@@ -39,6 +39,9 @@ from vision.tileset.store import (
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
 SHEET = "sheet"
 ACROSS_ODDS = 2.0  # per tile, for reading a sheet as shot from across the table
+# A way the sheet may lie under which this share of tiles already read as their codes is
+# taken without reading the other way too (a sheet read either way costs twice the time).
+SURE_WAY = 2 / 3
 # A box the reader reads as face down this surely is no tile of a sheet (CODES holds none):
 # the wall or a face-down tile lying beside the sheet.
 FACE_DOWN = 0.9
@@ -190,6 +193,8 @@ def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, T
         score = across if back else upright
         if best is None or score - best[0] > odds:
             best = (score, match, seen, back)
+        if agreeing(seen, codes, refiner.names, back) >= SURE_WAY * len(codes):
+            break
     _, match, seen, back = best
     turns = int(match.quarter) + 2 * int(back)
     if not back:
@@ -198,6 +203,13 @@ def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, T
                              rows=match.rows[::-1])
     return reversed_match, TileViews(seen.turned_probs[::-1], seen.probs[::-1],
                                      seen.turned[::-1], seen.features[::-1]), turns
+
+
+def agreeing(seen: TileViews, codes, names, back: bool) -> int:
+    """How many tiles the reader reads as their codes, in reading order (`back`: shot from
+    across the table, the turned crops in reverse order)."""
+    probs = seen.turned_probs[::-1] if back else seen.probs
+    return sum(names[int(i)] == c for i, c in zip(probs.argmax(axis=1), codes))
 
 
 def likelihoods(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> tuple[float, float]:
