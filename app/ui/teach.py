@@ -36,7 +36,8 @@ CROP_SIDE = 56      # a found tile as shown above its code: four to a row on a p
 CELL_WIDTH = 76      # its code menu still shows the code whole ("1m")
 # a tile the reader alone reads as another code is framed in the page's doubtful orange
 CSS = '<style>div[class*="st-key-teach_cell__dbt"] img { outline: 3px solid #ff8c00; }</style>'
-STATE = "teach"     # {"sheet": Sheet, "image": bytes} while a read sheet waits to be saved
+STATE = "teach"     # {"sheet", "moved" (Sheet.in_row_order), "crops", "rev"} while a read
+                    # sheet waits to be saved
 
 
 def data_folder():
@@ -111,7 +112,8 @@ def on_read(photo_key: str) -> None:
         ss["teach_flash"] = ("error", _("The tile reader failed on this photo ({reason}).").format(
             reason=one_line(exc)))
         return
-    ss[STATE] = {"sheet": sheet, "crops": shown, "rev": ss.get("teach_rev", 0) + 1}
+    ss[STATE] = {"sheet": sheet, "moved": sheet.in_row_order(), "crops": shown,
+                 "rev": ss.get("teach_rev", 0) + 1}
     ss["teach_rev"] = ss[STATE]["rev"]
 
 
@@ -119,11 +121,11 @@ def on_reorder() -> None:
     """The typed rows put in the order the tiles lie (Sheet.in_row_order), menus and codes."""
     ss = st.session_state
     pending = ss.get(STATE)
-    moved = pending["sheet"].in_row_order() if pending else None
+    moved = pending.get("moved") if pending else None
     if moved is None:
         return
     ss["teach_rev"] = pending["rev"] + 1
-    ss[STATE] = {**pending, "sheet": moved, "rev": ss["teach_rev"]}
+    ss[STATE] = {**pending, "sheet": moved, "moved": None, "rev": ss["teach_rev"]}
     ss["teach_codes"] = moved.rows_text
 
 
@@ -231,7 +233,7 @@ def _render_found(name_key: str) -> None:
         st.warning(_("Only {agreed} of {count} tiles look like their codes: check that the codes "
                      "follow the tiles as they lie, rows top to bottom, each left to right.").format(
             agreed=sheet.agreed, count=len(sheet.tiles)), icon=":material/swap_vert:")
-        moved = sheet.in_row_order()
+        moved = pending.get("moved")
         if moved is not None:
             st.button(_("Take the rows in the order they lie: {codes}").format(
                 codes=moved.rows_text), key="teach_reorder", icon=":material/swap_vert:",

@@ -23,7 +23,8 @@ from app.ledger import Ledger, LedgerError
 from scoring.errors import one_line
 from scoring.tiles import TILES
 from vision.tileset import (TaughtClassifier, TileSet, TileSetError, check_name, forget_hand,
-                            learn_hand, list_sets, load_set, save_set)
+                            learn_hand, load_set, save_set)
+from vision.layout.table import hand_tiles
 from vision.tileset.store import set_names, set_path
 
 STATE_KEY = "tileset"       # the chosen set's name; "" for none
@@ -132,8 +133,7 @@ def fixed_tiles(codes: list[str], boxes: list[tuple[float, ...]], layout) -> int
     """How many of a hand's photographed tiles the player changed from what the page read."""
     def at(box) -> tuple[float, ...]:
         return tuple(round(float(v), 1) for v in box)
-    laid = list(layout.concealed) + [t for m in layout.melds for t in m.tiles] \
-        + list(layout.bonus) + list(layout.ignored) + ([layout.winning] if layout.winning else [])
+    laid = hand_tiles(layout) + list(layout.bonus) + list(layout.ignored)
     read = {at(t.box): t.code for t in laid}
     return sum(read.get(at(box), code) != code for code, box in zip(codes, boxes))
 
@@ -187,12 +187,11 @@ def after_add(ledger: Ledger, hand_id: int, token: str, reader) -> None:
 def after_undo(ledger: Ledger, hand_id: int) -> int:
     """Undo in the ledger: every set forgets what that hand taught it."""
     removed = 0
-    for summary in list_sets(ledger.folder):
-        if summary.error is None:
-            try:
-                removed += forget_hand(summary.name, hand_id, ledger.folder)
-            except ERRORS:
-                continue  # a set that cannot be written keeps its examples; reading goes on
+    for name in set_names(ledger.folder):  # each set read once, by forget_hand
+        try:
+            removed += forget_hand(name, hand_id, ledger.folder)
+        except ERRORS:
+            continue  # a damaged set, or one that cannot be written, stays as it is
     _keep_readings(ledger.folder)
     return removed
 

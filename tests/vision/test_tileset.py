@@ -190,8 +190,8 @@ def test_two_hands_taught_at_once_both_keep_their_tiles(tmp_path, monkeypatch):
     from vision.tileset import learn
 
     save_set(TileSet("night", unit(1, 1)), tmp_path)
-    written = learn.save_set
-    monkeypatch.setattr(learn, "save_set", lambda ts, data: (time.sleep(0.005), written(ts, data)))
+    written = store.save_set
+    monkeypatch.setattr(store, "save_set", lambda ts, data: (time.sleep(0.005), written(ts, data)))
 
     def teach(first: int) -> None:
         for code in TILES[first:first + 10]:

@@ -21,20 +21,13 @@ from vision.layout.sets import BACK
 from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
 from vision.tileset.sheet import (
     Match,
+    each_way,
     match_frames,
-    match_photo,
     parse_codes,
     row_order,
     turn_quarter,
 )
-from vision.tileset.store import (
-    TileSet,
-    TileSetError,
-    load_set,
-    remove_source,
-    save_set,
-    updating,
-)
+from vision.tileset.store import TileSet, TileSetError, add_examples, load_set, remove_source
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
 SHEET = "sheet"
@@ -271,39 +264,22 @@ def _match_all(found, codes, rows_wanted, conf) -> list[list[Match]]:
 def _next_rows(boxes, scores, conf, rows_left: tuple[int, ...], last: bool) -> list[Match]:
     """A photo's ways to fit the next of the player's rows, as many as it shows that way (the
     last photo: all that are left); when both ways fit, only if they take the same rows."""
-    fits, refused = [], None
     shown = int((scores >= conf).sum())
-    for quarter in (False, True):
-        n_rows = len(rows_left) if last else (
-            len(match_photo(boxes, scores, shown, conf, None, quarter).rows) if shown else 0)
+
+    def attempt(way) -> Match:
+        n_rows = len(rows_left) if last else (len(way.fit(shown, conf).rows) if shown else 0)
         mine = rows_left[:n_rows]
-        try:
-            fits.append(match_photo(boxes, scores, sum(mine), conf, mine, quarter))
-        except TileSetError as exc:
-            refused = refused or exc
-    if not fits:
-        raise refused
+        return way.fit(sum(mine), conf, mine)
+
+    fits = each_way(boxes, scores, attempt)
     return [m for m in fits if (len(m.rows), len(m.boxes)) == (len(fits[0].rows), len(fits[0].boxes))]
 
 
 def save_sheet(sheet: Sheet, name: str, data: str | os.PathLike | None = None,
                source: str = SHEET) -> TileSet:
     """Add a read sheet's tiles to the named set (created when new); the set as stored."""
-    with updating(data):
-        tileset = open_or_new(name, sheet.probe, data)
-        tileset = tileset.add(sheet.codes, sheet.features, sheet.turned, source,
-                              reads=sheet.reads)
-        save_set(tileset, data)
-    return tileset
-
-
-def open_or_new(name: str, probe: np.ndarray, data=None) -> TileSet:
-    """The named set (checked against the reader's `probe`), or a new empty one."""
-    from vision.tileset.store import check_name, set_path
-
-    if set_path(name, data).is_file():
-        return load_set(name, data, probe)
-    return TileSet(check_name(name), np.asarray(probe, np.float32))
+    return add_examples(name, sheet.probe, sheet.codes, sheet.features, sheet.turned, source,
+                        sheet.reads, data)
 
 
 def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
@@ -323,11 +299,8 @@ def learn_hand(name: str, rgb: np.ndarray, boxes, codes, hand_id,
         return 0
     refiner = refiner or taught_refiner()
     seen = refiner.features(rgb, boxes[keep])
-    with updating(data):
-        tileset = open_or_new(name, refiner.probe(), data)
-        tileset = tileset.add([c for c, k in zip(codes, keep) if k], seen.features, seen.turned,
-                              hand_source(hand_id), reads=plain_reads(seen, refiner.names))
-        save_set(tileset, data)
+    add_examples(name, refiner.probe(), [c for c, k in zip(codes, keep) if k], seen.features,
+                 seen.turned, hand_source(hand_id), plain_reads(seen, refiner.names), data)
     return int(keep.sum())
 
 

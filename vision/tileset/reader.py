@@ -7,9 +7,9 @@ vector. First the set's corrections: a tile the reader reads as X whose nearest 
 those it also read as X was corrected to Y (at cosine `correction_level` or closer) is read
 as Y, its X and Y probabilities swapped; the reader makes the same mistake on every copy of
 a tile of a set it never saw. Then the blend. A tile's similarity to a class is its highest
-cosine with that class's examples, each taken as cut and turned 180°. The similarities of the taught classes and a neutral
-level THRESHOLD (a tile like no example) go through a softmax at TEMPERATURE: `q`. The
-reading becomes
+cosine with that class's examples, each taken as cut and turned 180°. The similarities of
+the taught classes and a neutral level THRESHOLD (a tile like no example) go through a
+softmax at TEMPERATURE: `q`. The reading becomes
 
     p'_T = M ((1 - WEIGHT) p_T/M + WEIGHT (q_taught + q_neutral p_T/M))
 

@@ -8,7 +8,7 @@ giving up: boxes inside one tile are merged, a short count takes the next most t
 boxes that lie in a row (a row shorter than the player said, when the rows are given), and a
 long count drops its least tile-like strays (odd size, alone in a row, or scored far below
 the rest), never a clear tile. A sheet shot from the side has its rows running up the
-photo: the rows are also looked for that way (`match_frames`), and the reader's reading of
+photo: the rows are also looked for that way (`ways`), and the reader's reading of
 CODES decides which way the sheet lies (vision/tileset/learn.py). Only when the rows still
 do not fit either way is the photo refused, with what was found ("found 41 tiles in 5 rows
 (9,9,9,7,7), CODES has 42").
@@ -94,17 +94,15 @@ def row_angle(centres: np.ndarray) -> float:
     return float(np.median(folded))
 
 
-def rows_of(boxes: np.ndarray, quarter: bool = False) -> list[np.ndarray]:
-    """Indices of the boxes row by row, top to bottom, each row left to right; `quarter`:
-    the rows run down the photo instead, as in the photo turned a quarter counter-clockwise
-    (`turn_quarter`: rows right to left, each row top to bottom)."""
+def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
+    """Indices of the boxes row by row, top to bottom, each row left to right."""
     if not len(boxes):
         return []
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    a = row_angle(centres) + (np.pi / 2 if quarter else 0.0)
+    a = row_angle(centres)
     across = centres[:, 0] * np.cos(a) + centres[:, 1] * np.sin(a)
     down = -centres[:, 0] * np.sin(a) + centres[:, 1] * np.cos(a)
-    height = float(np.median(boxes[:, 2] - boxes[:, 0] if quarter else boxes[:, 3] - boxes[:, 1]))
+    height = float(np.median(boxes[:, 3] - boxes[:, 1]))
     order = np.argsort(down)
     rows, current = [], [order[0]]
     for i in order[1:]:
@@ -116,33 +114,61 @@ def rows_of(boxes: np.ndarray, quarter: bool = False) -> list[np.ndarray]:
     return [np.array(sorted(r, key=lambda k: across[k]), np.int64) for r in rows]
 
 
+def turned_boxes(boxes: np.ndarray, width: float) -> np.ndarray:
+    """Boxes of a photo `width` pixels wide as they lie in the photo turned a quarter
+    counter-clockwise."""
+    b = np.asarray(boxes).reshape(-1, 4)
+    return np.stack([b[:, 1], width - b[:, 2], b[:, 3], width - b[:, 0]], axis=1)
+
+
 def turn_quarter(rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The photo turned a quarter counter-clockwise and its boxes with it: a sheet shot from
     the side, with the tiles' tops to the right, then stands upright."""
-    width = rgb.shape[1]
-    b = np.asarray(boxes, np.float32).reshape(-1, 4)
     return (np.ascontiguousarray(np.rot90(rgb)),
-            np.stack([b[:, 1], width - b[:, 2], b[:, 3], width - b[:, 0]], axis=1))
+            turned_boxes(np.asarray(boxes, np.float32), np.float32(rgb.shape[1])))
 
 
 @dataclass(frozen=True)
 class Match:
     """The sheet's tiles of one photo: their boxes in reading order and the row lengths;
-    `quarter`: read with the rows running down the photo (`rows_of`)."""
+    `quarter`: read with the rows running down the photo (as rows of the photo turned a
+    quarter counter-clockwise, `turn_quarter`)."""
     boxes: np.ndarray
     scores: np.ndarray
     rows: tuple[int, ...]
     quarter: bool = False
 
 
-def match_frames(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
-                 rows_wanted: tuple[int, ...] | None = None) -> list[Match]:
-    """The matches with the rows across the photo and with the rows running down it, those
-    that fit (a count alone fits both ways); the first way's TileSetError when neither does."""
+@dataclass(frozen=True)
+class Way:
+    """A photo's boxes (inside ones merged) read one way: with the rows across the photo, or
+    (`quarter`) running down it, found as the rows of the boxes turned a quarter."""
+    boxes: np.ndarray
+    scores: np.ndarray
+    quarter: bool = False
+
+    def fit(self, want: int, conf: float, rows_wanted: tuple[int, ...] | None = None) -> Match:
+        """The `want` tiles of a sheet among the boxes read this way, or TileSetError saying
+        what was found."""
+        seen = turned_boxes(self.boxes, 0.0) if self.quarter else self.boxes
+        order, lengths = _fit_rows(seen, self.scores, want, conf, rows_wanted)
+        return Match(self.boxes[order], self.scores[order], lengths, self.quarter)
+
+
+def ways(boxes: np.ndarray, scores: np.ndarray) -> tuple[Way, Way]:
+    """A photo's boxes and tile scores read with the rows across it and running down it."""
+    boxes, scores = merge_inside(np.asarray(boxes, np.float64).reshape(-1, 4),
+                                 np.asarray(scores, np.float64).reshape(-1))
+    return Way(boxes, scores), Way(boxes, scores, quarter=True)
+
+
+def each_way(boxes: np.ndarray, scores: np.ndarray, attempt) -> list[Match]:
+    """The Matches `attempt(way)` gives for the ways of reading the photo that fit; the first
+    way's TileSetError when neither does."""
     fits, refused = [], None
-    for quarter in (False, True):
+    for way in ways(boxes, scores):
         try:
-            fits.append(match_photo(boxes, scores, want, conf, rows_wanted, quarter))
+            fits.append(attempt(way))
         except TileSetError as exc:
             refused = refused or exc
     if not fits:
@@ -150,18 +176,28 @@ def match_frames(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
     return fits
 
 
+def match_frames(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
+                 rows_wanted: tuple[int, ...] | None = None) -> list[Match]:
+    """The matches with the rows across the photo and with the rows running down it, those
+    that fit (a count alone fits both ways); the first way's TileSetError when neither does."""
+    return each_way(boxes, scores, lambda way: way.fit(want, conf, rows_wanted))
+
+
 def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
-                rows_wanted: tuple[int, ...] | None = None, quarter: bool = False) -> Match:
+                rows_wanted: tuple[int, ...] | None = None) -> Match:
     """The `want` tiles of a sheet among a photo's boxes (tile scores down to low values),
-    or TileSetError saying what was found; `quarter` as for `rows_of`."""
-    boxes, scores = merge_inside(np.asarray(boxes, np.float64).reshape(-1, 4),
-                                 np.asarray(scores, np.float64).reshape(-1))
+    with the rows across the photo, or TileSetError saying what was found."""
+    return ways(boxes, scores)[0].fit(want, conf, rows_wanted)
+
+
+def _fit_rows(boxes, scores, want, conf, rows_wanted) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The `want` sheet tiles among merged boxes, in reading order, and the row lengths."""
     kept = np.flatnonzero(scores >= conf)
     if len(kept) > want:
-        kept = _drop_strays(boxes, scores, kept, want, quarter)
+        kept = _drop_strays(boxes, scores, kept, want)
     elif len(kept) < want and len(kept):
-        kept = _look_again(boxes, scores, kept, want, conf, rows_wanted, quarter)
-    rows = rows_of(boxes[kept], quarter)
+        kept = _look_again(boxes, scores, kept, want, conf, rows_wanted)
+    rows = rows_of(boxes[kept])
     lengths = tuple(len(r) for r in rows)
     # rows reversed: the sheet shot from across the table (vision/tileset/learn.py turns it)
     if len(kept) != want or (rows_wanted is not None
@@ -169,36 +205,35 @@ def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
         said = f"{want}" + (f" in rows ({','.join(map(str, rows_wanted))})" if rows_wanted else "")
         raise TileSetError(f"found {len(kept)} tiles in {len(rows)} rows "
                            f"({','.join(map(str, lengths))}), CODES has {said}")
-    order = kept[np.concatenate(rows)]
-    return Match(boxes[order], scores[order], lengths, quarter)
+    return kept[np.concatenate(rows)] if rows else kept, lengths
 
 
-def _drop_strays(boxes, scores, kept, want, quarter) -> np.ndarray:
+def _drop_strays(boxes, scores, kept, want) -> np.ndarray:
     """`kept` less its least tile-like boxes, as long as they are strays (`_strays`). A clear
     tile is never dropped to fit CODES: the codes would shift onto the wrong tiles."""
     kept = list(kept)
     while len(kept) > want:
-        stray = _strays(boxes, scores, kept, quarter)
+        stray = _strays(boxes, scores, kept)
         if not stray:
             break
         kept.remove(min(stray, key=lambda k: scores[k]))
     return np.array(kept, np.int64)
 
 
-def _strays(boxes, scores, kept, quarter) -> list[int]:
+def _strays(boxes, scores, kept) -> list[int]:
     """The boxes of `kept` no sheet tile would give: of a size no sheet tile has, scored
     STRAY_DROP below the sheet's median, or alone in a row (all at once: a photo of a heap
     holds hundreds)."""
     area = np.array([_area(boxes[i]) for i in kept])
     ratio = area / float(np.median(area))
     low = scores[kept] < float(np.median(scores[kept])) - STRAY_DROP
-    rows = rows_of(boxes[kept], quarter)
+    rows = rows_of(boxes[kept])
     alone = {r[0] for r in rows if len(r) == 1} if len(rows) > 1 else set()
     return [k for i, k in enumerate(kept)
             if not SIZE_RANGE[0] <= ratio[i] <= SIZE_RANGE[1] or low[i] or i in alone]
 
 
-def _look_again(boxes, scores, kept, want, conf, rows_wanted, quarter) -> np.ndarray:
+def _look_again(boxes, scores, kept, want, conf, rows_wanted) -> np.ndarray:
     """`kept` with the most tile-like weaker boxes added, one at a time, each of a tile's
     size, on no kept tile, and in a row that is short, until there are `want`."""
     kept = list(kept)
@@ -213,15 +248,15 @@ def _look_again(boxes, scores, kept, want, conf, rows_wanted, quarter) -> np.nda
         if any(_iou(boxes[i], boxes[k]) > OVERLAP or _inside(boxes[i], boxes[k]) >= INSIDE
                for k in kept):
             continue
-        if _in_short_row(boxes, kept, i, rows_wanted, quarter):
+        if _in_short_row(boxes, kept, i, rows_wanted):
             kept.append(i)
     return np.array(kept, np.int64)
 
 
-def _in_short_row(boxes, kept, i, rows_wanted, quarter) -> bool:
+def _in_short_row(boxes, kept, i, rows_wanted) -> bool:
     """Whether box i joins a row of the kept boxes that is shorter than it should be (the
     longest row, or the player's row length)."""
-    rows = rows_of(boxes[kept + [i]], quarter)
+    rows = rows_of(boxes[kept + [i]])
     where = next(r for r, members in enumerate(rows) if len(kept) in members)
     before = [len(r) - (r == len(kept)).sum() for r in rows]
     if before[where] == 0:

@@ -358,6 +358,20 @@ def forget_correction(name: str, read: str, code: str,
     return _rewrite(name, data, lambda tileset: tileset.without_correction(read, code))
 
 
+def add_examples(name: str, probe: np.ndarray, codes, features, turned, source: str, reads,
+                 data: str | os.PathLike | None = None) -> TileSet:
+    """Add examples (TileSet.add) to the named set, created when new (for the reader of
+    `probe`, checked against it when not), under the folder's lock; the set as stored."""
+    with updating(data):
+        if set_path(name, data).is_file():
+            tileset = load_set(name, data, probe)
+        else:
+            tileset = TileSet(check_name(name), np.asarray(probe, np.float32))
+        tileset = tileset.add(codes, features, turned, source, reads=reads)
+        save_set(tileset, data)
+    return tileset
+
+
 def _rewrite(name: str, data, change) -> int:
     """The named set changed by `change` (TileSet -> TileSet with fewer examples) and written
     back when it lost any, under the folder's lock; how many it lost."""
