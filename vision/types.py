@@ -17,6 +17,39 @@ def _rows(values: np.ndarray, n: int) -> np.ndarray:
     return values.reshape(n, -1) if n else values.reshape(0, values.shape[-1] if values.ndim == 2 else 0)
 
 
+def _checked(xyxy, class_id, confidence, names: tuple[str, ...]) -> list[tuple[str, np.ndarray]]:
+    """The three main arrays of `Detections`, checked and in their types."""
+    xyxy = np.asarray(xyxy, dtype=np.float32)
+    if xyxy.size == 0:
+        xyxy = xyxy.reshape(0, 4)
+    class_id = np.asarray(class_id).reshape(-1)
+    confidence = np.asarray(confidence, dtype=np.float32).reshape(-1)
+    if xyxy.ndim != 2 or xyxy.shape[1] != 4:
+        raise ValueError(f"Detections.xyxy: expected shape (N, 4), got {xyxy.shape}")
+    n = len(xyxy)
+    if class_id.shape != (n,) or confidence.shape != (n,):
+        raise ValueError(f"Detections: expected class_id and confidence of shape ({n},), "
+                         f"got {class_id.shape} and {confidence.shape}")
+    if n and not np.issubdtype(class_id.dtype, np.integer):
+        if not np.all(np.equal(np.mod(class_id, 1), 0)):
+            raise ValueError(f"Detections.class_id: expected integers, got {class_id.dtype}")
+    class_id = class_id.astype(np.int64)
+    if not names or not all(isinstance(name, str) and name for name in names):
+        raise ValueError(f"Detections.names: expected non-empty strings, got {names!r}")
+    if n and (class_id.min() < 0 or class_id.max() >= len(names)):
+        raise ValueError(f"Detections.class_id: expected 0..{len(names) - 1}, got "
+                         f"{class_id.min()}..{class_id.max()}")
+    if not np.all(np.isfinite(xyxy)):
+        raise ValueError("Detections.xyxy: expected finite coordinates")
+    if n and np.any(xyxy[:, 2:] < xyxy[:, :2]):
+        raise ValueError("Detections.xyxy: expected x2 >= x1 and y2 >= y1")
+    if n and (not np.all(np.isfinite(confidence)) or confidence.min() < 0
+              or confidence.max() > 1):
+        raise ValueError(f"Detections.confidence: expected values in [0, 1], got "
+                         f"{confidence.min()}..{confidence.max()}")
+    return [("xyxy", xyxy), ("class_id", class_id), ("confidence", confidence)]
+
+
 @dataclass(frozen=True)
 class Detections:
     """Detected tiles: xyxy (N, 4) float32 photo pixels, class_id (N,) int64, confidence (N,).
@@ -41,47 +74,32 @@ class Detections:
     on_top: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        xyxy = np.asarray(self.xyxy, dtype=np.float32)
-        if xyxy.size == 0:
-            xyxy = xyxy.reshape(0, 4)
-        class_id = np.asarray(self.class_id).reshape(-1)
-        confidence = np.asarray(self.confidence, dtype=np.float32).reshape(-1)
         names = tuple(self.names)
-        if xyxy.ndim != 2 or xyxy.shape[1] != 4:
-            raise ValueError(f"Detections.xyxy: expected shape (N, 4), got {xyxy.shape}")
-        n = len(xyxy)
-        if class_id.shape != (n,) or confidence.shape != (n,):
-            raise ValueError(f"Detections: expected class_id and confidence of shape ({n},), "
-                             f"got {class_id.shape} and {confidence.shape}")
-        if n and not np.issubdtype(class_id.dtype, np.integer):
-            if not np.all(np.equal(np.mod(class_id, 1), 0)):
-                raise ValueError(f"Detections.class_id: expected integers, got {class_id.dtype}")
-        class_id = class_id.astype(np.int64)
-        if not names or not all(isinstance(name, str) and name for name in names):
-            raise ValueError(f"Detections.names: expected non-empty strings, got {names!r}")
-        if n and (class_id.min() < 0 or class_id.max() >= len(names)):
-            raise ValueError(f"Detections.class_id: expected 0..{len(names) - 1}, got "
-                             f"{class_id.min()}..{class_id.max()}")
-        if not np.all(np.isfinite(xyxy)):
-            raise ValueError("Detections.xyxy: expected finite coordinates")
-        if n and np.any(xyxy[:, 2:] < xyxy[:, :2]):
-            raise ValueError("Detections.xyxy: expected x2 >= x1 and y2 >= y1")
-        if n and (not np.all(np.isfinite(confidence)) or confidence.min() < 0
-                  or confidence.max() > 1):
-            raise ValueError(f"Detections.confidence: expected values in [0, 1], got "
-                             f"{confidence.min()}..{confidence.max()}")
-        arrays = [("xyxy", xyxy), ("class_id", class_id), ("confidence", confidence)]
+        arrays = _checked(self.xyxy, self.class_id, self.confidence, names)
+        n = len(arrays[0][1])
+        arrays += self._checked_guesses(n, names) + self._checked_scores(n)
+        for field, value in arrays:
+            value = value.copy()
+            value.setflags(write=False)  # frozen means frozen, arrays included
+            object.__setattr__(self, field, value)
+        object.__setattr__(self, "names", names)
+
+    def _checked_guesses(self, n: int, names: tuple[str, ...]) -> list[tuple[str, np.ndarray]]:
         if (self.alt_class_id is None) != (self.alt_confidence is None):
             raise ValueError("Detections: alt_class_id and alt_confidence come together")
-        if self.alt_class_id is not None:
-            alt_id, alt_conf = (_rows(np.asarray(self.alt_class_id, np.int64), n),
-                                _rows(np.asarray(self.alt_confidence, np.float32), n))
-            if alt_id.shape != alt_conf.shape:
-                raise ValueError(f"Detections: alt_class_id {alt_id.shape} and alt_confidence "
-                                 f"{alt_conf.shape} differ in shape")
-            if alt_id.size and (alt_id.min() < 0 or alt_id.max() >= len(names)):
-                raise ValueError(f"Detections.alt_class_id: expected 0..{len(names) - 1}")
-            arrays += [("alt_class_id", alt_id), ("alt_confidence", alt_conf)]
+        if self.alt_class_id is None:
+            return []
+        alt_id, alt_conf = (_rows(np.asarray(self.alt_class_id, np.int64), n),
+                            _rows(np.asarray(self.alt_confidence, np.float32), n))
+        if alt_id.shape != alt_conf.shape:
+            raise ValueError(f"Detections: alt_class_id {alt_id.shape} and alt_confidence "
+                             f"{alt_conf.shape} differ in shape")
+        if alt_id.size and (alt_id.min() < 0 or alt_id.max() >= len(names)):
+            raise ValueError(f"Detections.alt_class_id: expected 0..{len(names) - 1}")
+        return [("alt_class_id", alt_id), ("alt_confidence", alt_conf)]
+
+    def _checked_scores(self, n: int) -> list[tuple[str, np.ndarray]]:
+        arrays = []
         for field in ("tile_score", "on_top"):  # on_top may be NaN: not measured
             if getattr(self, field) is None:
                 continue
@@ -91,11 +109,7 @@ class Detections:
                                                           and 0 <= known.min() <= known.max() <= 1)):
                 raise ValueError(f"Detections.{field}: expected {n} values in [0, 1]")
             arrays.append((field, values))
-        for field, value in arrays:
-            value = value.copy()
-            value.setflags(write=False)  # frozen means frozen, arrays included
-            object.__setattr__(self, field, value)
-        object.__setattr__(self, "names", names)
+        return arrays
 
     @classmethod
     def empty(cls, names: Sequence[str]) -> "Detections":

@@ -20,6 +20,8 @@ of the tiles concerned: far tiles look smaller, and so do the gaps between them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 LINK = 1.0          # bonus tiles closer than this (in the smaller one's size) are one group
@@ -82,6 +84,56 @@ def _in_line(groups: list[np.ndarray], centre: np.ndarray, size: np.ndarray) -> 
     return out
 
 
+@dataclass(frozen=True)
+class _Evidence:
+    """The bonus tiles (`fb`, their sizes and centres) measured against the hand's tiles:
+    along (`u`) and across (`v`) the hand's rows, from the hand's middle."""
+    fb: np.ndarray
+    fsize: np.ndarray
+    fc: np.ndarray
+    local: np.ndarray    # the size distances are measured in: far tiles look smaller
+    aspect: np.ndarray   # |log aspect| difference from the nearest hand tiles
+    size: np.ndarray     # |log size| difference from them
+    to_hand: np.ndarray  # box-to-box distance to each hand tile
+    fu: np.ndarray
+    fv: np.ndarray
+    hu: np.ndarray
+    hv: np.ndarray
+
+
+def _evidence(fb: np.ndarray, hb: np.ndarray, angle: float) -> _Evidence:
+    hsize = np.sqrt(np.prod(hb[:, 2:] - hb[:, :2], axis=1)).clip(1e-3)
+    fsize = np.sqrt(np.prod(fb[:, 2:] - fb[:, :2], axis=1)).clip(1e-3)
+    haspect = np.log((hb[:, 2] - hb[:, 0]).clip(1e-3) / (hb[:, 3] - hb[:, 1]).clip(1e-3))
+    faspect = np.log((fb[:, 2] - fb[:, 0]).clip(1e-3) / (fb[:, 3] - fb[:, 1]).clip(1e-3))
+    to_hand = _gaps(fb, hb)
+    nearest = np.argsort(to_hand, axis=1)[:, :3]
+    hc, fc = (hb[:, :2] + hb[:, 2:]) / 2, (fb[:, :2] + fb[:, 2:]) / 2
+    mid = hc.mean(axis=0)
+    if len(hc) >= 3:  # the hand's long axis: its rows, as perspective shows them here
+        along = np.linalg.svd(hc - mid, full_matrices=False)[2][0]
+    else:
+        along = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-along[1], along[0]])
+    return _Evidence(
+        fb=fb, fsize=fsize, fc=fc, local=np.minimum(fsize, np.median(hsize[nearest], axis=1)),
+        aspect=np.abs(faspect - np.median(haspect[nearest], axis=1)),
+        size=np.abs(np.log(fsize / np.median(hsize[nearest], axis=1))), to_hand=to_hand,
+        fu=(fc - mid) @ along, fv=(fc - mid) @ across,
+        hu=(hc - mid) @ along, hv=(hc - mid) @ across)
+
+
+def _score(group: np.ndarray, e: _Evidence) -> float:
+    """How much a group of bonus tiles looks set aside by the hand's player (>0: it does)."""
+    off_line = min(3.0, float((np.abs(e.fv[group][:, None] - e.hv[None, :])
+                               / e.local[group][:, None]).min()))
+    beyond = float(np.abs(e.fu[group]).min() > np.abs(e.hu).max())
+    distance = float((e.to_hand[group].min(axis=1) / e.local[group]).min())
+    return float(BASE - PER_DISTANCE * distance - PER_ASPECT * e.aspect[group].mean()
+                 - PER_SIZE * e.size[group].mean() + GROUP * (len(group) >= 2)
+                 - PER_OFF_LINE * off_line + BEYOND * beyond)
+
+
 def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: float = 0.0
                 ) -> tuple[list[int], dict[int, float]]:
     """Indices of the hand's bonus tiles and a score per bonus tile (>0: kept); `angle` is
@@ -91,62 +143,48 @@ def bonus_tiles(xyxy: np.ndarray, codes: list[str], hand: list[int], angle: floa
     if not candidates or not hand:
         return [], {}
     xyxy = np.asarray(xyxy, np.float64)
-    hb, fb = xyxy[hand], xyxy[candidates]
-    hsize = np.sqrt(np.prod(hb[:, 2:] - hb[:, :2], axis=1)).clip(1e-3)
-    fsize = np.sqrt(np.prod(fb[:, 2:] - fb[:, :2], axis=1)).clip(1e-3)
-    haspect = np.log((hb[:, 2] - hb[:, 0]).clip(1e-3) / (hb[:, 3] - hb[:, 1]).clip(1e-3))
-    faspect = np.log((fb[:, 2] - fb[:, 0]).clip(1e-3) / (fb[:, 3] - fb[:, 1]).clip(1e-3))
-    to_hand = _gaps(fb, hb)
-    nearest = np.argsort(to_hand, axis=1)[:, :3]
-    local = np.minimum(fsize, np.median(hsize[nearest], axis=1))  # far tiles look smaller
-    aspect = np.abs(faspect - np.median(haspect[nearest], axis=1))
-    size = np.abs(np.log(fsize / np.median(hsize[nearest], axis=1)))
-    hc, fc = (hb[:, :2] + hb[:, 2:]) / 2, (fb[:, :2] + fb[:, 2:]) / 2
-    mid = hc.mean(axis=0)
-    if len(hc) >= 3:  # the hand's long axis: its rows, as perspective shows them here
-        along = np.linalg.svd(hc - mid, full_matrices=False)[2][0]
-    else:
-        along = np.array([np.cos(angle), np.sin(angle)])
-    across = np.array([-along[1], along[0]])
-    hu, hv = (hc - mid) @ along, (hc - mid) @ across
-    fu, fv = (fc - mid) @ along, (fc - mid) @ across
-    groups, scores = [], {}
-    for group in _in_line(_groups(_gaps(fb, fb) / np.minimum(fsize[:, None], fsize[None, :]) < LINK),
-                          fc, fsize):
-        off_line = min(3.0, float((np.abs(fv[group][:, None] - hv[None, :]) / local[group][:, None]).min()))
-        beyond = float(np.abs(fu[group]).min() > np.abs(hu).max())
-        distance = float((to_hand[group].min(axis=1) / local[group]).min())
-        score = BASE - PER_DISTANCE * distance - PER_ASPECT * aspect[group].mean() \
-            - PER_SIZE * size[group].mean() + GROUP * (len(group) >= 2) - PER_OFF_LINE * off_line \
-            + BEYOND * beyond
-        for k in group:
-            scores[candidates[k]] = float(score)
-        groups.append((float(score), group))
-    # A player sets the bonus tiles aside in one place: the best group is the hand's; another
-    # one only when it scores far above the bar, or lies just beside the kept group in line
-    # with it (a tile the detector missed splits a group).
+    e = _evidence(xyxy[candidates], xyxy[hand], angle)
+    touching = _gaps(e.fb, e.fb) / np.minimum(e.fsize[:, None], e.fsize[None, :]) < LINK
+    groups = [(_score(g, e), g) for g in _in_line(_groups(touching), e.fc, e.fsize)]
+    scores = {candidates[k]: s for s, g in groups for k in g}
     groups.sort(key=lambda g: -g[0])
-    kept_groups = []
+    kept = _one_of_each(_kept_groups(groups, e), candidates, codes, scores)
+    for _, group in groups:
+        for k in group:
+            if candidates[k] not in kept:
+                scores[candidates[k]] = min(scores[candidates[k]], 0.0)
+    return kept, scores
+
+
+def _kept_groups(groups: list[tuple[float, np.ndarray]], e: _Evidence) -> list[np.ndarray]:
+    """A player sets the bonus tiles aside in one place: the best group is the hand's;
+    another one only when it scores far above the bar, or lies just beside the kept group
+    in line with it (a tile the detector missed splits a group). `groups` best first."""
+    kept: list[np.ndarray] = []
     for score, group in groups:
         if score <= 0:
             break
-        if kept_groups and score < SECOND:
-            first = np.concatenate(kept_groups)
-            gap = (_gaps(fb[group], fb[first]) / local[group][:, None]).min()
-            across_gap = (np.abs(fv[group][:, None] - fv[first][None, :]) / local[group][:, None]).min()
+        if kept and score < SECOND:
+            first = np.concatenate(kept)
+            gap = (_gaps(e.fb[group], e.fb[first]) / e.local[group][:, None]).min()
+            across_gap = (np.abs(e.fv[group][:, None] - e.fv[first][None, :])
+                          / e.local[group][:, None]).min()
             if not (gap < SPLIT and across_gap < 0.5):
                 continue
-        kept_groups.append(group)
+        kept.append(group)
+    return kept
+
+
+def _one_of_each(groups: list[np.ndarray], candidates: list[int], codes: list[str],
+                 scores: dict[int, float]) -> list[int]:
+    """The kept groups' tiles, less a second copy of a code (each flower and season exists
+    once: the copy less like the hand's is not the hand's; its score drops to 0)."""
     kept, seen = [], set()
-    for group in kept_groups:  # each flower and season exists once: a second copy is not the hand's
+    for group in groups:
         for k in sorted(group, key=lambda k: -scores[candidates[k]]):
             if codes[candidates[k]] in seen:
                 scores[candidates[k]] = min(scores[candidates[k]], 0.0)
                 continue
             seen.add(codes[candidates[k]])
             kept.append(candidates[k])
-    for score, group in groups:
-        for k in group:
-            if candidates[k] not in kept:
-                scores[candidates[k]] = min(scores[candidates[k]], 0.0)
-    return kept, scores
+    return kept

@@ -216,55 +216,75 @@ def frame(xyxy: np.ndarray, index: np.ndarray, angle: float, split_gap: float = 
     size = np.full(n, np.nan)
     size[index] = np.sqrt(np.prod(xyxy[index, 2:] - xyxy[index, :2], axis=1)).clip(1e-3)
     chains = [np.asarray(ch) for ch in _chains(u, v, size, index)]
-
-    def steps_of(ch: np.ndarray) -> np.ndarray:
-        du, dv = np.diff(u[ch]), np.diff(v[ch])
-        step = np.hypot(du, dv)
-        if stacked:
-            on_top = np.array([int(t) in stacked for t in ch])
-            step = np.where(on_top[1:] | on_top[:-1], np.abs(du), step)
-        return step / ((size[ch[1:]] + size[ch[:-1]]) / 2)
-
-    stacked: set[int] = set()
-    all_steps = np.concatenate([steps_of(ch) for ch in chains]) if chains else np.zeros(0)
+    all_steps = np.concatenate([_steps(ch, u, v, size, set()) for ch in chains]) \
+        if chains else np.zeros(0)
     frame_step = float(np.median(all_steps)) if len(all_steps) else 1.0
+    stacked: set[int] = set()
     if codes is not None:
         chains, stacked = _attach_stacked(chains, u, v, size, codes, angle, frame_step)
-    steps = [steps_of(ch) for ch in chains]
     overall = float(np.median(along[index] / across[index]))
     sideways = np.full(n, np.nan)
     pitch = np.full(n, frame_step)
     segments: list[Segment] = []
     rows: list[tuple[int, ...]] = []
-    for r, (ch, step) in enumerate(zip(chains, steps)):
-        ratio = along[ch] / across[ch]
-        typical = np.full(len(ch), np.median(ratio) if len(ch) >= 3 else overall)
+    for r, ch in enumerate(chains):
+        step = _steps(ch, u, v, size, stacked)
         base = float(np.median(step)) if len(step) >= 4 else frame_step
         base = min(base, 1.15 * frame_step) if len(step) < 8 else base
         pitch[ch] = base
-        for _ in range(2):  # a row may hold standing and lying tiles: compare within segments
-            sideways[ch] = ratio / np.maximum(typical, 1e-6) / SIDEWAYS_RATIO
-            turned = np.clip((sideways[ch] - 0.8) / 0.35, 0, 1) if solved else np.zeros(len(ch))
-            starts, gaps = [0], []
-            for k in range(1, len(ch)):
-                gap = step[k - 1] / base - 1 - TURNED_STEP * (turned[k - 1] + turned[k])
-                if gap > split_gap:
-                    starts.append(k)
-                    gaps.append(float(gap))
-            for a, b in zip(starts, starts[1:] + [len(ch)]):
-                if b - a >= 3:
-                    typical[a:b] = np.median(ratio[a:b])
+        starts, gaps = _split_row(ch, step / base, along[ch] / across[ch], overall, solved,
+                                  split_gap, sideways)
         first = len(segments)
-        bounds = starts + [len(ch)]
-        for s in range(len(starts)):
-            tiles = ch[bounds[s]:bounds[s + 1]]
-            half = size[tiles] / 2
-            segments.append(Segment(
-                tiles=tuple(int(t) for t in tiles), row=r,
-                u0=float((u[tiles] - half).min()), u1=float((u[tiles] + half).max()),
-                v=float(v[tiles].mean()), unit=float(np.median(size[tiles])),
-                gap_before=gaps[s - 1] if s > 0 else float("inf"),
-                gap_after=gaps[s] if s < len(gaps) else float("inf")))
+        segments += _segments(ch, starts, gaps, r, u, v, size)
         rows.append(tuple(range(first, len(segments))))
     return RowFrame(angle, np.asarray(index), u, v, size, size, solved, sideways,
                     tuple(segments), tuple(rows), frozenset(stacked), xyxy, pitch)
+
+
+def _steps(ch: np.ndarray, u: np.ndarray, v: np.ndarray, size: np.ndarray,
+           stacked: set[int]) -> np.ndarray:
+    """Centre spacing along a chain over the mean box size; next to a tile put on top of
+    another, only the spacing along the row counts."""
+    du, dv = np.diff(u[ch]), np.diff(v[ch])
+    step = np.hypot(du, dv)
+    if stacked:
+        on_top = np.array([int(t) in stacked for t in ch])
+        step = np.where(on_top[1:] | on_top[:-1], np.abs(du), step)
+    return step / ((size[ch[1:]] + size[ch[:-1]]) / 2)
+
+
+def _split_row(ch: np.ndarray, step: np.ndarray, ratio: np.ndarray, overall: float,
+               solved: bool, split_gap: float, sideways: np.ndarray
+               ) -> tuple[list[int], list[float]]:
+    """Where a row's segments start and the gaps before them, `step` in the row's pitch;
+    fills `sideways` for the row's tiles (their aspect over their segment's typical one)."""
+    typical = np.full(len(ch), np.median(ratio) if len(ch) >= 3 else overall)
+    for _ in range(2):  # a row may hold standing and lying tiles: compare within segments
+        sideways[ch] = ratio / np.maximum(typical, 1e-6) / SIDEWAYS_RATIO
+        turned = np.clip((sideways[ch] - 0.8) / 0.35, 0, 1) if solved else np.zeros(len(ch))
+        starts, gaps = [0], []
+        for k in range(1, len(ch)):
+            gap = step[k - 1] - 1 - TURNED_STEP * (turned[k - 1] + turned[k])
+            if gap > split_gap:
+                starts.append(k)
+                gaps.append(float(gap))
+        for a, b in zip(starts, starts[1:] + [len(ch)]):
+            if b - a >= 3:
+                typical[a:b] = np.median(ratio[a:b])
+    return starts, gaps
+
+
+def _segments(ch: np.ndarray, starts: list[int], gaps: list[float], row: int, u: np.ndarray,
+              v: np.ndarray, size: np.ndarray) -> list[Segment]:
+    bounds = starts + [len(ch)]
+    out = []
+    for s in range(len(starts)):
+        tiles = ch[bounds[s]:bounds[s + 1]]
+        half = size[tiles] / 2
+        out.append(Segment(
+            tiles=tuple(int(t) for t in tiles), row=row,
+            u0=float((u[tiles] - half).min()), u1=float((u[tiles] + half).max()),
+            v=float(v[tiles].mean()), unit=float(np.median(size[tiles])),
+            gap_before=gaps[s - 1] if s > 0 else float("inf"),
+            gap_after=gaps[s] if s < len(gaps) else float("inf")))
+    return out

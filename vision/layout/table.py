@@ -119,8 +119,7 @@ def read_layout(detections) -> TableLayout:
     for doubtful in _doubtful(detections):
         second = _read(detections.select(~doubtful))
         if second.hand is not None:
-            left = [_tile(t, list(detections.codes), np.asarray(detections.xyxy, np.float64),
-                          np.asarray(detections.confidence)) for t in np.flatnonzero(doubtful)]
+            left = _Found.of(detections).tiles(np.flatnonzero(doubtful))
             return replace(second, ignored=second.ignored + tuple(left), notes=second.notes + (
                 f"{len(left)} doubtful tiles left out to make a complete hand",))
     suggestions = _reread(detections, layout)
@@ -159,41 +158,13 @@ def _reread(detections, layout: TableLayout) -> list[tuple[str, str]]:
     guess, likeliest first: (notation, which tiles were read as what)."""
     if detections.alt_class_id is None or not layout.concealed:
         return []
-    xyxy = np.asarray(detections.xyxy, np.float64)
-    conf = np.asarray(detections.confidence, np.float64).clip(1e-6)
-    where = {tuple(float(x) for x in box): i for i, box in enumerate(xyxy)}
-
-    def index(tiles) -> set[int]:
-        return {where[t.box] for t in tiles if t.box in where}
-
-    # The hand's tiles: those the incomplete reading used, and the tiles of their cluster it
-    # left out (a misread tile breaks a meld, whose tiles are then left out), less bonus tiles
-    # and the tiles of kongs (four of a kind counts as one set).
-    used = index(hand_tiles(layout))
-    cluster = max(geometry.clusters(xyxy), key=lambda ix: len(used & set(ix.tolist())))
-    kong_melds = [m for m in layout.melds if len(m.tiles) == 4]
-    kongs = tuple(next((t.code for t in m.tiles if t.code in PLAYING_SET), "back")
-                  for m in kong_melds)
-    in_kong = index(t for m in kong_melds for t in m.tiles)
-    hand = sorted((used | set(cluster.tolist())) - index(layout.bonus) - in_kong)
-    codes = list(detections.codes)
-    names = detections.names
+    hand, kongs = _reread_tiles(detections, layout)
+    codes, names = list(detections.codes), detections.names
     alt_id, alt_conf = detections.alt_class_id, detections.alt_confidence
-    # (how likely the next guess is against the reading, tile, which guess): closest first
-    swaps = sorted(((float(alt_conf[i, k] / conf[i]), i, k)
-                    for i in hand for k in range(alt_id.shape[1])), reverse=True)
-    swaps = [s for s in swaps if s[0] >= REREAD_MIN_RATIO and names[alt_id[s[1], s[2]]] in PLAYING_SET]
-    tiles = list(dict.fromkeys(i for _, i, _ in swaps))[:REREAD_TILES]
-    swaps = [s for s in swaps if s[1] in tiles]
-    options = [(r, ((i, k),)) for r, i, k in swaps]
-    options += [(a[0] * b[0], ((a[1], a[2]), (b[1], b[2])))
-                for a, b in itertools.combinations(swaps, 2)
-                if a[1] != b[1] and a[0] * b[0] >= REREAD_MIN_RATIO]
-    options.sort(key=lambda o: -o[0])
     closed = [codes[i] for i in hand]
     position = {i: k for k, i in enumerate(hand)}
     tries, found_hands = 0, []
-    for ratio, change in options:
+    for change in _reread_changes(detections, hand):
         trial = list(closed)
         for i, k in change:
             trial[position[i]] = names[alt_id[i, k]]
@@ -210,6 +181,44 @@ def _reread(detections, layout: TableLayout) -> list[tuple[str, str]]:
         if tries >= REREAD_TRIES:
             break
     return found_hands
+
+
+def _reread_tiles(detections, layout: TableLayout) -> tuple[list[int], tuple[str, ...]]:
+    """The hand's tiles that a next guess may change, and the codes of its kongs: the tiles
+    the incomplete reading used and those of their cluster it left out (a misread tile
+    breaks a meld, whose tiles are then left out), less bonus tiles and the tiles of kongs
+    (four of a kind counts as one set)."""
+    xyxy = np.asarray(detections.xyxy, np.float64)
+    where = {tuple(float(x) for x in box): i for i, box in enumerate(xyxy)}
+
+    def index(tiles) -> set[int]:
+        return {where[t.box] for t in tiles if t.box in where}
+
+    used = index(hand_tiles(layout))
+    cluster = max(geometry.clusters(xyxy), key=lambda ix: len(used & set(ix.tolist())))
+    kong_melds = [m for m in layout.melds if len(m.tiles) == 4]
+    kongs = tuple(next((t.code for t in m.tiles if t.code in PLAYING_SET), "back")
+                  for m in kong_melds)
+    in_kong = index(t for m in kong_melds for t in m.tiles)
+    return sorted((used | set(cluster.tolist())) - index(layout.bonus) - in_kong), kongs
+
+
+def _reread_changes(detections, hand: list[int]) -> list[tuple[tuple[int, int], ...]]:
+    """One or two (tile, which next guess) changes to try, likeliest first: by how likely
+    the next guesses are against the readings, among the REREAD_TILES closest tiles."""
+    conf = np.asarray(detections.confidence, np.float64).clip(1e-6)
+    names, alt_id, alt_conf = detections.names, detections.alt_class_id, detections.alt_confidence
+    swaps = sorted(((float(alt_conf[i, k] / conf[i]), i, k)
+                    for i in hand for k in range(alt_id.shape[1])), reverse=True)
+    swaps = [s for s in swaps if s[0] >= REREAD_MIN_RATIO and names[alt_id[s[1], s[2]]] in PLAYING_SET]
+    tiles = list(dict.fromkeys(i for _, i, _ in swaps))[:REREAD_TILES]
+    swaps = [s for s in swaps if s[1] in tiles]
+    options = [(r, ((i, k),)) for r, i, k in swaps]
+    options += [(a[0] * b[0], ((a[1], a[2]), (b[1], b[2])))
+                for a, b in itertools.combinations(swaps, 2)
+                if a[1] != b[1] and a[0] * b[0] >= REREAD_MIN_RATIO]
+    options.sort(key=lambda o: -o[0])
+    return [change for _, change in options]
 
 
 def hand_tiles(layout: TableLayout) -> list[LaidTile]:
@@ -340,87 +349,131 @@ def _nothing_to_read(codes: list[str]) -> str:
             + ": photograph the hand's suit and honour tiles")
 
 
+@dataclass(frozen=True)
+class _Found:
+    """The photo's detections as plain arrays, and any of them as a `LaidTile`."""
+    codes: list[str]
+    xyxy: np.ndarray
+    conf: np.ndarray
+
+    @classmethod
+    def of(cls, detections) -> _Found:
+        return cls(list(detections.codes), np.asarray(detections.xyxy, np.float64),
+                   np.asarray(detections.confidence, np.float64))
+
+    def tile(self, t: int, sideways: bool = False, doubt: float = 1.0) -> LaidTile:
+        return LaidTile(self.codes[t], tuple(float(x) for x in self.xyxy[t]),
+                        float(np.clip(self.conf[t] * doubt, 0, 1)), sideways)
+
+    def tiles(self, index) -> tuple[LaidTile, ...]:
+        return tuple(self.tile(t) for t in index)
+
+
 def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> TableLayout:
-    codes = list(detections.codes)
-    xyxy = np.asarray(detections.xyxy, np.float64)
-    conf = np.asarray(detections.confidence, np.float64)
+    found = _Found.of(detections)
     if best is None:
-        ignored = tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)))
-        return TableLayout(concealed=(), ignored=ignored, notes=(_nothing_to_read(codes),))
+        return TableLayout(concealed=(), ignored=found.tiles(range(len(found.codes))),
+                           notes=(_nothing_to_read(found.codes),))
     r, frame = best.reading, best.frame
-    hand_tiles = list(r.concealed) + [t for m in r.melds for t in m.tiles] + \
+    in_hand = list(r.concealed) + [t for m in r.melds for t in m.tiles] + \
         ([r.winning] if r.winning is not None else [])
-    sign = _direction(r, frame, codes, xyxy)
-
-    along = geometry.centres(xyxy) @ np.array([np.cos(frame.angle), np.sin(frame.angle)])
-
-    def ordered(tiles) -> list[int]:
-        return sorted(tiles, key=lambda t: sign * along[t])
-
-    concealed = ordered(r.concealed)
-    winning = r.winning
+    # each tile's place from the player's left along the rows
+    place = _direction(r, frame, found.codes, found.xyxy) * (
+        geometry.centres(found.xyxy) @ np.array([np.cos(frame.angle), np.sin(frame.angle)]))
+    concealed, winning = sorted(r.concealed, key=place.__getitem__), r.winning
     if r.guessed:  # the drawn tile usually sits at the player's right end
-        concealed = ordered(list(r.concealed) + [r.winning])
+        concealed = sorted(list(r.concealed) + [r.winning], key=place.__getitem__)
         winning = concealed.pop()
+    melds, hand_melds = _laid_melds(r, frame, found, place)
+    hand, notes = _hand_or_why_not(r, concealed, winning, hand_melds, in_hand, found)
+    alternatives, scores = _alternatives(r, others, hand, found.codes)
+    notes += [f"rejected {alt} (geometry {s - r.score:+.1f})"
+              for alt, s in list(zip(alternatives, scores[1:]))[:3]]
+    bonus, bonus_score = bonus_tiles(found.xyxy, found.codes, in_hand, frame.angle)
+    notes += _left_out(found.codes, in_hand, bonus, bonus_score)
+    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if hand is not None else 0.0
+    hand_conf = float(found.conf[in_hand].mean()) if in_hand else 0.0
+    used = set(in_hand) | set(bonus)
+    return TableLayout(
+        concealed=found.tiles(concealed), melds=tuple(melds),
+        bonus=found.tiles(sorted(bonus, key=place.__getitem__)),
+        winning=found.tile(winning) if winning is not None else None,
+        ignored=found.tiles(t for t in range(len(found.codes)) if t not in used),
+        hand=hand, confidence=round(confidence * hand_conf, 4), notes=tuple(notes),
+        winning_guessed=r.guessed, alternatives=tuple(alternatives))
+
+
+def _laid_melds(r: grouping.Reading, frame, found: _Found, place: np.ndarray
+                ) -> tuple[list[LaidMeld], list]:
+    """The reading's sets as laid, concealed kongs included, from the player's left; and the
+    exposed ones as the scorer's melds."""
     melds, hand_melds = [], []
-    for m in sorted(r.melds, key=lambda m: sign * np.mean(along[list(m.tiles)])):
-        order = ordered(m.tiles)
-        offer = _offer(m, codes, order)
+    for m in sorted(r.melds, key=lambda m: np.mean(place[list(m.tiles)])):
+        order = sorted(m.tiles, key=place.__getitem__)
+        offer = _offer(m, found.codes, order)
         if not m.hidden:
-            hand_melds.append(sets.to_meld(m, codes, offer, promoted=m.stacked))
+            hand_melds.append(sets.to_meld(m, found.codes, offer, promoted=m.stacked))
         turned = {m.tiles[m.claimed]} if m.claimed is not None and \
             sets.soft_sideways(frame.sideways[m.tiles[m.claimed]]) >= 0.5 else set()
-        meld_conf = float(min(conf[list(m.tiles)].min(), 1 / (1 + np.exp(-2 * m.score - 1))))
-        laid = [_tile(t, codes, xyxy, conf, t in turned) for t in order]
+        meld_conf = float(min(found.conf[list(m.tiles)].min(), 1 / (1 + np.exp(-2 * m.score - 1))))
+        laid = [found.tile(t, t in turned) for t in order]
         if m.stacked:  # the tile underneath is hidden: shown as a copy of the one on top
             top = m.tiles[m.claimed]
-            laid.insert(order.index(top), _tile(top, codes, xyxy, conf * 0.5, top in turned))
+            laid.insert(order.index(top), found.tile(top, top in turned, doubt=0.5))
         melds.append(LaidMeld(m.kind, tuple(laid), meld_conf, offer, promoted=m.stacked))
-    notes, hand = [], None
-    hidden = [m for m in r.melds if m.hidden]
-    if r.complete and hidden:
+    return melds, hand_melds
+
+
+def _hand_or_why_not(r: grouping.Reading, concealed: list[int], winning: int | None,
+                     hand_melds: list, in_hand: list[int], found: _Found
+                     ) -> tuple[Hand | None, list[str]]:
+    """The scorer's hand when the reading is complete with every face shown, else None and
+    what stops it; and a note when the winning tile is a guess."""
+    codes, notes, hand = found.codes, [], None
+    if r.complete and any(m.hidden for m in r.melds):
         notes.append("a concealed kong shows no face (all four tiles face down): tap it and "
                      "choose its tile")
     elif r.complete:
         hand = Hand(tuple(codes[t] for t in concealed), tuple(hand_melds), codes[winning])
     else:
         n = len(concealed) + (winning is not None) + 3 * len(r.melds)
-        unsure = sum(conf[t] < DOUBTFUL for t in hand_tiles)
+        unsure = sum(found.conf[t] < DOUBTFUL for t in in_hand)
         notes.append(f"no complete hand in the tiles read: {n} tiles, counting a kong as 3, in "
                      f"{len(r.melds)} declared sets" + (
                          f"; check the {unsure} marked doubtful" if unsure else ""))
     if r.guessed:
         notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
                      f"completes the hand; change it if another was the last)")
+    return hand, notes
+
+
+def _alternatives(r: grouping.Reading, others: list[_Candidate], hand: Hand | None,
+                  codes: list[str]) -> tuple[list[str], list[float]]:
+    """The rejected readings, one per hand a scorer tells apart (the page offers three), and
+    the geometry scores: the chosen reading's first."""
     alternatives, scores = [], [r.score]
     seen = {_scored_as(hand)} if hand is not None else set()
-    for other in others:  # one per hand a scorer tells apart: the page offers three
+    for other in others:
         alt = _other_hand(other, codes)
         if alt is not None and _scored_as(alt) not in seen:
             seen.add(_scored_as(alt))
             alternatives.append(format_hand(alt))
             scores.append(other.reading.score)
-    for alt, s in list(zip(alternatives, scores[1:]))[:3]:
-        notes.append(f"rejected {alt} (geometry {s - r.score:+.1f})")
-    bonus, bonus_score = bonus_tiles(xyxy, codes, hand_tiles, frame.angle)
+    return alternatives, scores
+
+
+def _left_out(codes: list[str], in_hand: list[int], bonus: list[int], bonus_score) -> list[str]:
+    """Notes on the tiles the hand does not use: bonus tiles taken as another player's, and
+    how many tiles were read as not part of the hand."""
+    notes = []
     others = [t for t in bonus_score if t not in bonus]
     if others:
         notes.append(f"{len(others)} flower/season tiles read as another player's "
                      f"({' '.join(codes[t] for t in others)})")
-    left_out = len(codes) - len(hand_tiles) - len(bonus)
+    left_out = len(codes) - len(in_hand) - len(bonus)
     if left_out:
         notes.append(f"{left_out} tiles read as not part of the hand")
-    confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if hand is not None else 0.0
-    hand_conf = float(conf[hand_tiles].mean()) if hand_tiles else 0.0
-    used = set(hand_tiles) | set(bonus)
-    return TableLayout(
-        concealed=tuple(_tile(t, codes, xyxy, conf) for t in concealed),
-        melds=tuple(melds),
-        bonus=tuple(_tile(t, codes, xyxy, conf) for t in ordered(bonus)),
-        winning=_tile(winning, codes, xyxy, conf) if winning is not None else None,
-        ignored=tuple(_tile(t, codes, xyxy, conf) for t in range(len(codes)) if t not in used),
-        hand=hand, confidence=round(confidence * hand_conf, 4), notes=tuple(notes),
-        winning_guessed=r.guessed, alternatives=tuple(alternatives))
+    return notes
 
 
 def _scored_as(hand: Hand) -> tuple:
@@ -437,8 +490,3 @@ def _other_hand(c: _Candidate, codes: list[str]) -> Hand | None:
     concealed = list(r.concealed) + ([r.winning] if r.guessed else [])
     winning = r.winning if not r.guessed else concealed.pop()
     return Hand(tuple(codes[t] for t in concealed), melds, codes[winning])
-
-
-def _tile(t: int, codes, xyxy, conf, sideways: bool = False) -> LaidTile:
-    return LaidTile(codes[t], tuple(float(x) for x in xyxy[t]), float(np.clip(conf[t], 0, 1)),
-                    sideways)
