@@ -175,16 +175,28 @@ def search(frame: RowFrame, codes: list[str]) -> list[Reading]:
     """Complete readings of the tiles in `frame`, best first."""
     pcs, _ = pieces(frame, codes)
     dist = _distances(pcs)
-    links = [np.flatnonzero(row < NEAR).tolist() for row in dist]
     ctx = _context(frame, pcs, dist)
-    singles = [k for k, p in enumerate(pcs) if p.face_up and len(p.tiles) == 1]
+    return _complete_readings(_drafts(frame, ctx, pcs, dist), codes, pcs, ctx)
+
+
+def _concealed_options(pcs: list[Piece], dist: np.ndarray) -> list[tuple[int, ...]]:
+    """The pieces that may be the concealed row: one face-up piece, or two near each other
+    (a row broken by a gap), longest first."""
     options = [(k,) for k, p in enumerate(pcs) if p.face_up]
     options += [(a, b) for (a,), (b,) in combinations(options, 2) if dist[a, b] < NEAR
                 and not pcs[a].mask & pcs[b].mask and len(pcs[a].tiles) + len(pcs[b].tiles) <= 14
                 and min(len(pcs[a].tiles), len(pcs[b].tiles)) > 1]
-    drafts: list[Reading] = []
     options.sort(key=lambda c: -sum(len(pcs[k].tiles) for k in c))  # long rows first
-    for conc in options:
+    return options
+
+
+def _drafts(frame: RowFrame, ctx: _Context, pcs: list[Piece], dist: np.ndarray) -> list[Reading]:
+    """Readings scored on geometry, not yet checked for a complete hand: for each concealed
+    row, each winning tile set apart near it (or none), the sets near it that make 14."""
+    links = [np.flatnonzero(row < NEAR).tolist() for row in dist]
+    singles = [k for k, p in enumerate(pcs) if p.face_up and len(p.tiles) == 1]
+    drafts: list[Reading] = []
+    for conc in _concealed_options(pcs, dist):
         if len(drafts) >= MAX_READINGS:
             break
         n_conc = sum(len(pcs[k].tiles) for k in conc)
@@ -206,9 +218,15 @@ def search(frame: RowFrame, codes: list[str]) -> list[Reading]:
                           for chosen in _meld_subsets(cands, pcs, need // 3, used))
             if len(drafts) >= MAX_READINGS:
                 break
-    # Completeness is the costly test: best geometry first, and stop once the rest could
-    # only be alternatives too poor to mention.
-    drafts.sort(key=lambda r: -r.score)
+    return drafts
+
+
+def _complete_readings(drafts: list[Reading], codes: list[str], pcs: list[Piece], ctx: _Context
+                       ) -> list[Reading]:
+    """The drafts that make a complete hand, best first. Completeness is the costly test:
+    best geometry first, and stop once the rest could only be alternatives too poor to
+    mention."""
+    drafts = sorted(drafts, key=lambda r: -r.score)
     out: list[Reading] = []
     for r in drafts:
         if out and (r.score < out[0].score - ALTERNATIVES_WITHIN or len(out) >= MAX_ALTERNATIVES):
@@ -216,7 +234,7 @@ def search(frame: RowFrame, codes: list[str]) -> list[Reading]:
         if _complete(codes, list(r.concealed), r.melds, r.winning):
             hand = set(r.concealed) | {r.winning} | {t for m in r.melds for t in m.tiles}
             used = 0
-            for k, p in enumerate(pcs):
+            for p in pcs:
                 if not p.joins and hand & set(p.tiles):
                     used |= p.mask
             out.append(replace(r, complete=True, ignored=_ignored(ctx, r, used)))
