@@ -139,8 +139,21 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     render_names(ledger, night)
     hands = ledger.hands(night)
     totals = ledger.totals(night)
-    points = table_points(totals) if hands else {}
-    show_points = rules == "mcr" and hands
+    _render_totals(totals, show_points=rules == "mcr" and bool(hands))
+    if hands:
+        _render_hands(ledger, night, hands, totals)
+    else:
+        st.caption(_("No hands yet tonight. Score a hand, then 'Add to the ledger'."))
+    render_past(ledger, night)
+    if ledger.read_only:
+        st.info(_("The ledger can be viewed but not changed here (a read-only file or a full "
+                  "disk): hands are not added."))
+    st.caption(_("Saved in {path}").format(path=home_relative(ledger.path)))
+
+
+def _render_totals(totals: dict, show_points: bool) -> None:
+    """Each player's total, and under MCR the table points if the night ended now."""
+    points = table_points(totals) if show_points else {}
     lines = [f"| {_('Player')} | {_('Total')} |" + (f" {_('Table points')} |" if show_points else ""),
              "|---|---:|" + ("---:|" if show_points else "")]
     for name, total in totals.items():
@@ -149,35 +162,31 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     st.markdown("\n".join(lines))
     if show_points:
         st.caption(_("Table points 4/2/1/0 by rank (ties share) if the night ended now."))
-    if hands:
-        rows = [{"#": h.number, _("Time"): i18n.format_time(dt.datetime.fromtimestamp(h.created)),
-                 _("Hand"): hand_words(h.notation), _("Rules"): RULE_SHORT.get(h.rules, h.rules),
-                 _("Won"): h.winner_name or h.winner,
-                 **{player_name(name): h.amounts.get(name, 0) for name in totals}} for h in hands]
-        st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
-        last = hands[-1]
-        with st.container(horizontal=True):
-            st.button(_("Undo hand {number}").format(number=last.number), key="undo", icon=":material/undo:",
-                      on_click=on_undo, args=(ledger, night, last.id))
-            # the language's delimiter and decimal mark; a byte-order mark so that a spreadsheet
-            # opening the file by double click reads its names as UTF-8
-            csv_text = ledger.to_csv(night, **i18n.csv_options())
-            st.download_button("CSV", ("\ufeff" + csv_text).encode("utf-8"),
-                               file_name=f"mahjong-night-{night}-{time.strftime('%Y%m%d')}.csv",
-                               mime="text/csv", key="csv", icon=":material/download:",
-                               on_click="ignore")
-            with st.popover(_("New night"), icon=":material/nights_stay:"):
-                st.write(_("Start a new night? Tonight's {count} hands stay under Past nights, "
-                           "to reopen or export.").format(count=len(hands)))
-                st.button(_("Start a new night"), key="new_night", type="primary",
-                          on_click=on_new_night, args=(ledger, night))
-    else:
-        st.caption(_("No hands yet tonight. Score a hand, then 'Add to the ledger'."))
-    render_past(ledger, night)
-    if ledger.read_only:
-        st.info(_("The ledger can be viewed but not changed here (a read-only file or a full "
-                  "disk): hands are not added."))
-    st.caption(_("Saved in {path}").format(path=home_relative(ledger.path)))
+
+
+def _render_hands(ledger: Ledger, night: int, hands: list, totals: dict) -> None:
+    """Tonight's hands, with undo of the last, the CSV and a new night."""
+    rows = [{"#": h.number, _("Time"): i18n.format_time(dt.datetime.fromtimestamp(h.created)),
+             _("Hand"): hand_words(h.notation), _("Rules"): RULE_SHORT.get(h.rules, h.rules),
+             _("Won"): h.winner_name or h.winner,
+             **{player_name(name): h.amounts.get(name, 0) for name in totals}} for h in hands]
+    st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
+    last = hands[-1]
+    with st.container(horizontal=True):
+        st.button(_("Undo hand {number}").format(number=last.number), key="undo", icon=":material/undo:",
+                  on_click=on_undo, args=(ledger, night, last.id))
+        # the language's delimiter and decimal mark; a byte-order mark so that a spreadsheet
+        # opening the file by double click reads its names as UTF-8
+        csv_text = ledger.to_csv(night, **i18n.csv_options())
+        st.download_button("CSV", ("\ufeff" + csv_text).encode("utf-8"),
+                           file_name=f"mahjong-night-{night}-{time.strftime('%Y%m%d')}.csv",
+                           mime="text/csv", key="csv", icon=":material/download:",
+                           on_click="ignore")
+        with st.popover(_("New night"), icon=":material/nights_stay:"):
+            st.write(_("Start a new night? Tonight's {count} hands stay under Past nights, "
+                       "to reopen or export.").format(count=len(hands)))
+            st.button(_("Start a new night"), key="new_night", type="primary",
+                      on_click=on_new_night, args=(ledger, night))
 
 
 def render_past(ledger: Ledger, night: int) -> None:
