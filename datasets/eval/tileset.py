@@ -556,10 +556,38 @@ def run_partial_rule(cache: Path, camerash: Path) -> dict:
             "untaught_camerash_training_f1": real and real["untaught"]["f1"]}
 
 
-def main(argv=None) -> int:
+def _synthetic(args) -> dict:
+    from datasets.art.designs import select
+    return run_synthetic(select(args.designs), args.scenes, SCENE_SEED, args.cache,
+                         side=args.scene_side)
+
+
+def _night(args) -> dict:
+    from datasets.eval.tileset_night import run_night
+    return run_night(args.design, args.hands, NIGHT_SEED, args.cache, sheet_first=args.sheet_first)
+
+
+def _camerash(args) -> dict:
+    from datasets.eval.tileset_real import run_camerash
+    return run_camerash(args.camerash)
+
+
+RUNS = {  # what to measure: its run from the command line's options
+    "choose": lambda a: run_choose(a.scenes, a.cache),
+    "partial": lambda a: run_partial_rule(a.cache, a.camerash),
+    "copies": lambda a: run_copy_rule(a.scenes, a.cache),
+    "corrections": lambda a: run_correction_rule(a.scenes, a.cache),
+    "margins": lambda a: run_margin_rule(a.scenes, a.cache),
+    "synthetic": _synthetic,
+    "night": _night,
+    "camerash": _camerash,
+    "speed": lambda a: run_speed(a.photo, a.repeat, a.cache),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("choose", "partial", "copies", "corrections", "margins",
-                                         "synthetic", "night", "camerash", "speed"))
+    parser.add_argument("what", choices=tuple(RUNS))
     parser.add_argument("--photo", type=Path, help="speed: the photo to time")
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--designs", default="heldout")
@@ -577,34 +605,16 @@ def main(argv=None) -> int:
     parser.add_argument("--view-sides", default=None,
                         help="sizes an example is also kept at, e.g. 36,24 or none "
                              "(default: vision.tileset.reader.VIEW_SIDES)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
     if args.view_sides is not None:
         from vision.tileset import reader
         reader.VIEW_SIDES = tuple(int(v) for v in args.view_sides.split(",")
                                   if v.strip() and v != "none")
-    if args.what == "choose":
-        out = run_choose(args.scenes, args.cache)
-    elif args.what == "synthetic":
-        from datasets.art.designs import select
-        out = run_synthetic(select(args.designs), args.scenes, SCENE_SEED, args.cache,
-                            side=args.scene_side)
-    elif args.what == "night":
-        from datasets.eval.tileset_night import run_night
-        out = run_night(args.design, args.hands, NIGHT_SEED, args.cache,
-                        sheet_first=args.sheet_first)
-    elif args.what == "partial":
-        out = run_partial_rule(args.cache, args.camerash)
-    elif args.what == "copies":
-        out = run_copy_rule(args.scenes, args.cache)
-    elif args.what == "corrections":
-        out = run_correction_rule(args.scenes, args.cache)
-    elif args.what == "margins":
-        out = run_margin_rule(args.scenes, args.cache)
-    elif args.what == "speed":
-        out = run_speed(args.photo, args.repeat, args.cache)
-    else:
-        from datasets.eval.tileset_real import run_camerash
-        out = run_camerash(args.camerash)
+    out = RUNS[args.what](args)
     text = json.dumps(out, indent=1)
     if args.json:
         args.json.write_text(text)
