@@ -278,6 +278,20 @@ def render_tile(rng: np.random.Generator, bank: FaceBank, class_id: int
     style = Style((0, 0, 0), BACKS[rng.integers(len(BACKS))], float(rng.uniform(0.4, 0.7)),
                   bank.radius[d], 0.0, 0.0)
     face_layer = np.array(bank.bg[d], np.float32) * rng.uniform(0.85, 1.0)
+    cells = _row_cells(rng, bank, d, class_id)
+    texes = [_tile_texture(rng, bank, d, c, style) for _, _, c in cells]
+    plane, rects = _tiles_plane(rng, cells, texes, style, face_layer)
+    # perspective: the target tile's face goes to a random quad of native height `size`
+    th, tw = texes[0].shape[:2]
+    dst, size = _face_quad(rng, tw / th)
+    warped, dst = _warp(plane, rects[0], dst, size / th)
+    image = _on_table(rng, warped, size)
+    return photograph(rng, image, size), np.array([*dst.min(0), *dst.max(0)])
+
+
+def _row_cells(rng, bank: FaceBank, d: int, class_id: int) -> list[tuple[int, int, int]]:
+    """The target tile at (0, 0) and its neighbours in the row (often) or the next row (now
+    and then), as (dx, dy, class id); a neighbour of a class the design lacks repeats the target."""
     cells = [(0, 0, class_id)]
     for dx, dy, p in ((-1, 0, .55), (1, 0, .55), (0, -1, .12), (0, 1, .12)):
         if rng.random() < p:
@@ -285,7 +299,12 @@ def render_tile(rng: np.random.Generator, bank: FaceBank, class_id: int
             if other != BACK_ID and not bank.present[d, other]:
                 other = class_id
             cells.append((dx, dy, other))
-    texes = [_tile_texture(rng, bank, d, c, style) for _, _, c in cells]
+    return cells
+
+
+def _tiles_plane(rng, cells, texes, style: Style, face_layer: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The tiles seen from straight above, on a transparent (h, w, 4) plane, their bodies showing
+    on one side; with each face's corners (4 x 2, the target's first)."""
     th, tw = texes[0].shape[:2]
     gap = rng.uniform(0, 0.06) * tw
     thick = 0.0 if rng.random() < 0.2 else rng.uniform(0.05, 0.45) * th
@@ -301,12 +320,24 @@ def render_tile(rng: np.random.Generator, bank: FaceBank, class_id: int
     for dx, dy, _ in cells:
         x0, y0 = origin + [dx * (tw + gap) + rng.normal(0, 1), dy * (th + gap) + rng.normal(0, 1)]
         rects.append(np.array([[x0, y0], [x0 + tw, y0], [x0 + tw, y0 + th], [x0, y0 + th]]))
-    for rect in rects:  # bodies first, faces on top
+    _draw_bodies(rng, plane, rects, off, style, face_layer)  # bodies first, faces on top
+    _paste_faces(plane, rects, texes)
+    return plane, rects
+
+
+def _draw_bodies(rng, plane: np.ndarray, rects, off: np.ndarray, style: Style, face_layer: np.ndarray) -> None:
+    """Each tile's body below its face: the coloured layer, then the ivory layer, shifted by `off`."""
+    for rect in rects:
         for part, (a, b) in ((style.back_layer, (style.face_frac, 1.0)),
                              (face_layer * rng.uniform(0.75, 0.95), (0.0, style.face_frac))):
             hull = cv2.convexHull(np.concatenate([rect + off * a, rect + off * b]).astype(np.float32))
             cv2.fillConvexPoly(plane, np.round(hull * 16).astype(np.int32),
                                tuple(int(c) for c in part) + (255,), cv2.LINE_AA, 4)
+
+
+def _paste_faces(plane: np.ndarray, rects, texes) -> None:
+    th, tw = texes[0].shape[:2]
+    ph, pw = plane.shape[:2]
     for rect, tex in zip(rects, texes):
         x0, y0 = np.round(rect[0]).astype(int)
         t = tex[:, :min(tw, pw - x0)][:min(th, ph - y0)]
@@ -316,17 +347,26 @@ def render_tile(rng: np.random.Generator, bank: FaceBank, class_id: int
         roi = plane[y0:y0 + t.shape[0], x0:x0 + t.shape[1]]
         roi[..., :3] = (roi[..., :3] * (1 - a) + t[..., :3] * a).astype(np.uint8)
         roi[..., 3] = np.maximum(roi[..., 3], t[..., 3])
-    # perspective: the target tile's face goes to a random quad of native height `size`
+
+
+def _face_quad(rng, face_aspect: float) -> tuple[np.ndarray, float]:
+    """A random quad (4 x 2, about the origin) for a face of width / height `face_aspect`: turned,
+    often squashed by the view, with corners jittered; and its native height in pixels."""
     size = float(np.exp(rng.uniform(*np.log([14, 28] if rng.random() < 0.2 else [28, 110]))))
     squash = rng.uniform(0.55, 1.0) if rng.random() < 0.6 else 1.0
     rad = math.radians(_rotation(rng))
     rot = np.array([[math.cos(rad), -math.sin(rad)], [math.sin(rad), math.cos(rad)]])
     aspect = rng.uniform(0.85, 1.15)
-    unit = np.array([[-.5, -.5], [.5, -.5], [.5, .5], [-.5, .5]]) * [tw / th * aspect, squash]
+    unit = np.array([[-.5, -.5], [.5, -.5], [.5, .5], [-.5, .5]]) * [face_aspect * aspect, squash]
     unit = unit + rng.normal(0, rng.uniform(0, 0.06), unit.shape)
-    dst = (unit * size) @ rot.T
-    scale = size / th
-    src = rects[0].astype(np.float32)
+    return (unit * size) @ rot.T, size
+
+
+def _warp(plane: np.ndarray, src: np.ndarray, dst: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """The plane warped so that quad `src` lands on `dst` (plane pixels to `scale` times fewer),
+    on a canvas with room around it; with `dst` in that canvas."""
+    src = src.astype(np.float32)
+    ph, pw = plane.shape[:2]
     if scale < 0.75:  # shrink the plane first: warpPerspective does not anti-alias
         f = min(1.0, scale * 1.3)
         plane = cv2.resize(plane, (max(8, int(pw * f)), max(8, int(ph * f))),
@@ -337,16 +377,20 @@ def render_tile(rng: np.random.Generator, bank: FaceBank, class_id: int
     out_w, out_h = (np.ceil(hi - lo + 2 * pad)).astype(int)
     dst = (dst - lo + pad).astype(np.float32)
     M = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-    warped = cv2.warpPerspective(plane, M, (int(out_w), int(out_h)), flags=cv2.INTER_LINEAR)
-    image = _background(rng, int(out_h), int(out_w))
+    return cv2.warpPerspective(plane, M, (int(out_w), int(out_h)), flags=cv2.INTER_LINEAR), dst
+
+
+def _on_table(rng, warped: np.ndarray, size: float) -> np.ndarray:
+    """The warped tiles (RGBA) on a table patch, often with a soft cast shadow; float RGB."""
+    out_h, out_w = warped.shape[:2]
+    image = _background(rng, out_h, out_w)
     alpha = warped[..., 3:4].astype(np.float32) / 255
     if rng.random() < 0.7:  # a soft cast shadow
         shift = np.float32([[1, 0, rng.normal(0, .08) * size], [0, 1, rng.uniform(0, .12) * size]])
-        sh = cv2.warpAffine(alpha, shift, (int(out_w), int(out_h)))
+        sh = cv2.warpAffine(alpha, shift, (out_w, out_h))
         sh = cv2.GaussianBlur(sh, (0, 0), 0.5 + 0.05 * size)[..., None]
         image *= 1 - rng.uniform(0.2, 0.6) * sh
-    image = image * (1 - alpha) + warped[..., :3] * alpha
-    return photograph(rng, image, size), np.array([*dst.min(0), *dst.max(0)])
+    return image * (1 - alpha) + warped[..., :3] * alpha
 
 
 def photograph(rng: np.random.Generator, image: np.ndarray, size: float) -> np.ndarray:
