@@ -39,6 +39,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -58,7 +60,7 @@ BONUS = range(34, 42)
 BACK_ID = 42
 
 
-NARROW = "24,48,96,192"  # TileNet's widths before --widths (the runs of sessions 1 and 2)
+NARROW = "24,48,96,192"  # TileNet's widths when a checkpoint names none (the first reader runs)
 
 
 def parse_widths(text: str) -> tuple[int, ...]:
@@ -256,7 +258,7 @@ def lr_at(step: int, total: int, peak: float, warmup: int = 150) -> float:
     return peak * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * t)))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, default=REPO_ROOT / "cache" / "classifier_run")
     parser.add_argument("--resume", action="store_true", help="continue RUN/last.pt")
@@ -305,13 +307,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="TileNet's four stage widths (stored in the checkpoint)")
     parser.add_argument("--arch", choices=ARCHS, default="tilenet",
                         help="effnet-lite0: fine-tune EfficientNet-Lite0 from ImageNet weights")
-    args = parser.parse_args(argv)
+    return parser
 
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    args.run.mkdir(parents=True, exist_ok=True)
-    ckpt_path = args.run / "last.pt"
-    state = torch.load(ckpt_path, weights_only=False) if args.resume else None
+
+# the options that say what data a run trains on: a resumed run keeps its own (--new-data: ours)
+DATA_OPTIONS = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
+                "bonus_sets", "bonus_weight", "white_sets", "free_pictures", "variant_sets",
+                "restyle")
+
+
+def _checkpoints(args: argparse.Namespace) -> tuple[dict | None, dict | None]:
+    """The checkpoint of the run being resumed (RUN/last.pt, with --resume) and the one
+    `--init` starts from (only for a new run); what they fix of the run (architecture, input
+    size, and for a resumed run its data and plan) is taken into `args`."""
+    state = torch.load(args.run / "last.pt", weights_only=False) if args.resume else None
     init = torch.load(args.init, weights_only=False) if args.init and state is None else None
     if init is not None:
         if args.steps <= init["step"]:  # before minutes of building the data
@@ -321,27 +330,45 @@ def main(argv: list[str] | None = None) -> int:
         args.size = args.size or init.get("size", SIZE)
     if state is not None:  # the data and plan of the run being resumed
         saved = state["args"]
-        data = ("scenes", "scene_per_class", "scene_share", "camerash", "camerash_share",
-                "bonus_sets", "bonus_weight", "white_sets", "free_pictures", "variant_sets",
-                "restyle")
-        for key in ("seed", "batch", "lr") + (() if args.new_data else data):
+        for key in ("seed", "batch", "lr") + (() if args.new_data else DATA_OPTIONS):
             setattr(args, key, saved.get(key, 0))  # keys a run before the option lacks are 0
         args.widths = saved.get("widths", NARROW)
         args.arch = saved.get("arch", "tilenet")
     args.size = args.size or (state.get("size", SIZE) if state is not None else SIZE)
-    log_file = open(args.run / "train.log", "a", encoding="utf-8")  # noqa: SIM115 (whole run)
+    return state, init
+
+
+def _logger(path: Path) -> Callable[[str], None]:
+    """A log that prints each line with the time and appends it to `path`."""
+    log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 (whole run)
 
     def log(line: str) -> None:
         stamped = f"{time.strftime('%H:%M:%S')} {line}"
         print(stamped, flush=True)
         log_file.write(stamped + "\n")
         log_file.flush()
+    return log
 
-    log(f"{'resume' if state else 'start'}: {json.dumps({k: str(v) for k, v in vars(args).items()})}")
-    torch.manual_seed(args.seed)
-    source = CropSource(args, log)
-    val_images, val_labels = validation_set(args.seed, args.size)
-    widths = parse_widths(args.widths)
+
+@dataclass
+class RunState:
+    """What a checkpoint holds of a run besides its options: the networks, the optimizer, the
+    step reached and the learning-rate plan (a cosine from `peak` at `cosine_start` to `total`;
+    `total` 0 until the plan is made from --minutes)."""
+
+    model: nn.Module
+    ema: nn.Module
+    optimizer: torch.optim.Optimizer
+    step: int
+    total: int
+    elapsed: float
+    cosine_start: int
+    peak: float
+
+
+def _run_state(args: argparse.Namespace, state: dict | None, init: dict | None) -> RunState:
+    """The run continued from `state` (a new cosine from --warm-restart, if given), started
+    from `init`'s moving-average weights with a new optimizer, or fresh."""
     model = build_net(args.arch, args.widths, pretrained=state is None and init is None)
     ema = build_net(args.arch, args.widths)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -367,69 +394,126 @@ def main(argv: list[str] | None = None) -> int:
     ema.eval()
     for p in ema.parameters():
         p.requires_grad_(False)
-    criterion = nn.CrossEntropyLoss(label_smoothing=0.1)
-    log(f"{args.arch} {sum(p.numel() for p in model.parameters()) / 1e6:.3f} M parameters, "
-        f"widths {widths if args.arch == 'tilenet' else '-'}, input {args.size}, classes {len(class_names())}; step {step}, "
-        f"planned {total or '?'}")
+    return RunState(model, ema, optimizer, step, total, elapsed, cosine_start, peak)
 
-    def save() -> None:
-        torch.save({"model": model.state_dict(), "ema": ema.state_dict(),
-                    "optimizer": optimizer.state_dict(), "step": step, "total": total,
-                    "elapsed": elapsed, "cosine_start": cosine_start, "peak": peak,
-                    "args": vars(args) | {"run": str(args.run)},
-                    "size": args.size, "margin": MARGIN, "names": list(class_names())},
-                   ckpt_path)
 
-    run_start = time.time()
-    last_save = last_val = time.time()
-    data_s = compute_s = 0.0
-    losses, hits = [], []
-    model.train()
-    while total == 0 or step < total:
+def _summary(args: argparse.Namespace, run: RunState) -> str:
+    """The network and where the run stands, for the log."""
+    widths = parse_widths(args.widths)
+    return (f"{args.arch} {sum(p.numel() for p in run.model.parameters()) / 1e6:.3f} M parameters, "
+            f"widths {widths if args.arch == 'tilenet' else '-'}, input {args.size}, classes {len(class_names())}; step {run.step}, "
+            f"planned {run.total or '?'}")
+
+
+class Trainer:
+    """The training loop of a run: one batch a step, the moving average of the weights after
+    each; a log line every 50 steps, the held-out check every 5 minutes and a checkpoint
+    every 2 (both at the end too)."""
+
+    def __init__(self, args: argparse.Namespace, run: RunState, source: CropSource,
+                 log: Callable[[str], None]) -> None:
+        self.args, self.run, self.source, self.log = args, run, source, log
+        self.criterion = nn.CrossEntropyLoss(label_smoothing=0.1)
+        self.data_s = self.compute_s = 0.0
+        self.losses: list[float] = []
+        self.hits: list[float] = []
+
+    def train(self, val_images: np.ndarray, val_labels: np.ndarray) -> None:
+        """Steps until the planned total, then a last check and checkpoint."""
+        run = self.run
+        run_start = time.time()
+        last_save = last_val = time.time()
+        run.model.train()
+        while run.total == 0 or run.step < run.total:
+            self.step()
+            self.log_progress()
+            if time.time() - last_val > 300 or run.step == run.total:
+                self.log(f"step {run.step}: held-out-design rendered crops, EMA accuracy "
+                         f"{accuracy(run.ema, val_images, val_labels):.3f}")
+                last_val = time.time()
+            if time.time() - last_save > 120 or run.step == run.total:
+                self.save()
+                last_save = time.time()
+        self.log(f"done: {run.step} steps, {run.step * self.args.batch} crops, "
+                 f"{run.elapsed / 60:.1f} min of training "
+                 f"({(time.time() - run_start) / 60:.1f} min this run)")
+
+    def step(self) -> None:
+        """One batch, drawn from Generator([seed, step]) so that a resumed run sees the same."""
+        run, args = self.run, self.args
         t0 = time.time()
-        images, labels = source.batch(np.random.default_rng([args.seed, step]), args.batch)
+        images, labels = self.source.batch(np.random.default_rng([args.seed, run.step]), args.batch)
         t1 = time.time()
         x, y = to_tensor(images), torch.from_numpy(labels)
         if args.restyle:
-            restyle(x, np.random.default_rng([args.seed, step, 1]), args.restyle)
-        for group in optimizer.param_groups:
-            group["lr"] = lr_at(step - cosine_start, (total or 10**9) - cosine_start, peak)
-        logits = model(x)
-        loss = criterion(logits, y)
-        optimizer.zero_grad(set_to_none=True)
+            restyle(x, np.random.default_rng([args.seed, run.step, 1]), args.restyle)
+        for group in run.optimizer.param_groups:
+            group["lr"] = lr_at(run.step - run.cosine_start, (run.total or 10**9) - run.cosine_start,
+                                run.peak)
+        logits = run.model(x)
+        loss = self.criterion(logits, y)
+        run.optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        optimizer.step()
+        run.optimizer.step()
+        self.update_ema()
+        t2 = time.time()
+        self.data_s, self.compute_s = self.data_s + t1 - t0, self.compute_s + t2 - t1
+        run.elapsed += t2 - t0
+        self.losses.append(float(loss.detach()))
+        self.hits.append(float((logits.argmax(1) == y).float().mean()))
+        run.step += 1
+
+    def update_ema(self) -> None:
+        """The moving average after a step (a short memory while the run is young)."""
+        step = self.run.step
         decay = min(0.998, (1 + step) / (10 + step))
         with torch.no_grad():
-            for e, m in zip(ema.state_dict().values(), model.state_dict().values()):
+            for e, m in zip(self.run.ema.state_dict().values(), self.run.model.state_dict().values()):
                 if e.dtype.is_floating_point:
                     e.mul_(decay).add_(m.detach(), alpha=1 - decay)
                 else:
                     e.copy_(m)
-        t2 = time.time()
-        data_s, compute_s = data_s + t1 - t0, compute_s + t2 - t1
-        elapsed += t2 - t0
-        losses.append(float(loss.detach()))
-        hits.append(float((logits.argmax(1) == y).float().mean()))
-        step += 1
-        if total == 0 and step == 40:  # plan the run from the speed so far
-            total = int(args.minutes * 60 / (elapsed / step))
-            log(f"planned {total} steps ({elapsed / step:.2f} s/step: data "
-                f"{data_s / step:.2f}, compute {compute_s / step:.2f})")
+
+    def log_progress(self) -> None:
+        """The plan, once 40 steps show the speed (with --minutes); loss and accuracy every 50."""
+        run, args = self.run, self.args
+        step, elapsed = run.step, run.elapsed
+        if run.total == 0 and step == 40:  # plan the run from the speed so far
+            run.total = int(args.minutes * 60 / (elapsed / step))
+            self.log(f"planned {run.total} steps ({elapsed / step:.2f} s/step: data "
+                     f"{self.data_s / step:.2f}, compute {self.compute_s / step:.2f})")
         if step % 50 == 0:
-            log(f"step {step}/{total} loss {np.mean(losses):.3f} train-acc {np.mean(hits):.3f} "
-                f"lr {optimizer.param_groups[0]['lr']:.5f} {elapsed / 60:.1f} min "
-                f"(data {data_s / (data_s + compute_s):.0%})")
-            losses, hits = [], []
-        if time.time() - last_val > 300 or step == total:
-            log(f"step {step}: held-out-design rendered crops, EMA accuracy "
-                f"{accuracy(ema, val_images, val_labels):.3f}")
-            last_val = time.time()
-        if time.time() - last_save > 120 or step == total:
-            save()
-            last_save = time.time()
-    log(f"done: {step} steps, {step * args.batch} crops, {elapsed / 60:.1f} min of training "
-        f"({(time.time() - run_start) / 60:.1f} min this run)")
+            self.log(f"step {step}/{run.total} loss {np.mean(self.losses):.3f} "
+                     f"train-acc {np.mean(self.hits):.3f} "
+                     f"lr {run.optimizer.param_groups[0]['lr']:.5f} {elapsed / 60:.1f} min "
+                     f"(data {self.data_s / (self.data_s + self.compute_s):.0%})")
+            self.losses, self.hits = [], []
+
+    def save(self) -> None:
+        """RUN/last.pt: the run state, its options and what the export needs."""
+        run, args = self.run, self.args
+        torch.save({"model": run.model.state_dict(), "ema": run.ema.state_dict(),
+                    "optimizer": run.optimizer.state_dict(), "step": run.step, "total": run.total,
+                    "elapsed": run.elapsed, "cosine_start": run.cosine_start, "peak": run.peak,
+                    "args": vars(args) | {"run": str(args.run)},
+                    "size": args.size, "margin": MARGIN, "names": list(class_names())},
+                   args.run / "last.pt")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    args.run.mkdir(parents=True, exist_ok=True)
+    state, init = _checkpoints(args)
+    log = _logger(args.run / "train.log")
+    log(f"{'resume' if state else 'start'}: {json.dumps({k: str(v) for k, v in vars(args).items()})}")
+    torch.manual_seed(args.seed)
+    source = CropSource(args, log)
+    val_images, val_labels = validation_set(args.seed, args.size)
+    run = _run_state(args, state, init)
+    log(_summary(args, run))
+    Trainer(args, run, source, log).train(val_images, val_labels)
     return 0
 
 

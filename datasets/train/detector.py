@@ -168,7 +168,7 @@ def build_dataset(train: Path, val: Path, out: Path, imgsz: int, seed: int = 0,
     return data_yaml
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--train", type=Path, help="synth output folder for training")
     parser.add_argument("--val", type=Path, help="synth output folder, held-out designs")
@@ -194,8 +194,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turn", type=float, default=0.0,
                         help="share of training images turned a quarter either way")
     parser.add_argument("--resume", action="store_true", help="continue from RUN/train/weights/last.pt")
-    args = parser.parse_args(argv)
+    return parser
 
+
+def _last_weights(run: Path) -> Path:
+    """The checkpoint a resumed run continues."""
+    last = run / "train" / "weights" / "last.pt"
+    if not last.is_file():
+        raise SystemExit(f"nothing to resume: {last} is missing")
+    return last
+
+
+def _dataset(args: argparse.Namespace) -> Path:
+    """The data yaml of a new run, its dataset built in RUN/data if not there yet."""
+    if not (args.train and args.val):
+        raise SystemExit("--train and --val are needed for a new run")
+    return build_dataset(args.train, args.val, args.run / "data", args.imgsz,
+                         args.seed, zoom=not args.no_zoom, real=args.real,
+                         real_repeat=args.real_repeat, single_class=args.single_class,
+                         turn=args.turn)
+
+
+def _train_options(args: argparse.Namespace, data_yaml: Path) -> dict:
+    """ultralytics' training options of a new run: on the CPU, offline, never mirrored."""
+    return {
+        "data": str(data_yaml), "epochs": args.epochs, "time": args.hours or None,
+        "imgsz": args.imgsz, "batch": args.batch, "device": "cpu", "workers": 0, "seed": args.seed,
+        "deterministic": True, "amp": False,
+        # start from a .pt's weights (a previous run); a .yaml starts from scratch
+        "pretrained": args.model if str(args.model).endswith(".pt") else False, "plots": False,
+        "optimizer": "AdamW", "lr0": args.lr0, "warmup_epochs": 1, "cos_lr": False,
+        "fliplr": 0.0, "flipud": 0.0, "mosaic": 1.0, "close_mosaic": 2, "degrees": 0.0,
+        "save_period": 1, "patience": 1000, "project": str(args.run.resolve()), "name": "train",
+        "exist_ok": True, "verbose": True, "cache": False}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     offline_ultralytics(REPO_ROOT / "cache" / "ultralytics-config")
     import torch
     from ultralytics import YOLO
@@ -203,28 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(os.cpu_count() or 1)
     started = time.time()
     if args.resume:
-        last = args.run / "train" / "weights" / "last.pt"
-        if not last.is_file():
-            raise SystemExit(f"nothing to resume: {last} is missing")
-        YOLO(str(last)).train(resume=True)
+        YOLO(str(_last_weights(args.run))).train(resume=True)
     else:
-        if not (args.train and args.val):
-            raise SystemExit("--train and --val are needed for a new run")
-        data_yaml = build_dataset(args.train, args.val, args.run / "data", args.imgsz,
-                                  args.seed, zoom=not args.no_zoom, real=args.real,
-                                  real_repeat=args.real_repeat, single_class=args.single_class,
-                                  turn=args.turn)
+        data_yaml = _dataset(args)
         print(f"dataset ready in {time.time() - started:.0f} s: {data_yaml}", flush=True)
-        YOLO(args.model).train(
-            data=str(data_yaml), epochs=args.epochs, time=args.hours or None,
-            imgsz=args.imgsz, batch=args.batch, device="cpu", workers=0, seed=args.seed,
-            deterministic=True, amp=False,
-            # start from a .pt's weights (a previous run); a .yaml starts from scratch
-            pretrained=args.model if str(args.model).endswith(".pt") else False, plots=False,
-            optimizer="AdamW", lr0=args.lr0, warmup_epochs=1, cos_lr=False,
-            fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=2, degrees=0.0,
-            save_period=1, patience=1000, project=str(args.run.resolve()), name="train",
-            exist_ok=True, verbose=True, cache=False)
+        YOLO(args.model).train(**_train_options(args, data_yaml))
     wall = time.time() - started
     (args.run / "wall_seconds.txt").open("a").write(f"{wall:.0f}\n")
     print(f"training finished in {wall / 3600:.2f} h", flush=True)

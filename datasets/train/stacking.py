@@ -144,7 +144,7 @@ def report(p: np.ndarray, y: np.ndarray, kind: np.ndarray) -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", required=True, help="synthetic scene folders, comma-separated")
     parser.add_argument("--run", type=Path, default=REPO_ROOT / "cache" / "stack_run")
@@ -154,12 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--check-every", type=int, default=10)
     parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args(argv)
+    return parser
 
-    import torch
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    args.run.mkdir(parents=True, exist_ok=True)
+
+def _crops(args: argparse.Namespace) -> dict[str, np.ndarray]:
+    """The crops of `collect`, kept in RUN/crops.npz and read from there the next time."""
     cache = args.run / "crops.npz"
     start = time.time()
     if cache.exists():
@@ -167,12 +166,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         data = collect([Path(f) for f in args.scenes.split(",")], args.seed, args.check_every)
         np.savez(cache, **data)
-    x, y = data["train_x"], data["train_y"]
+    y = data["train_y"]
     print(f"lines: {len(y)} to train ({int((y > 0).sum())} with a tile on top), "
           f"{len(data['check_y'])} to check ({int((data['check_y'] > 0).sum())}); "
           f"{time.time() - start:.0f} s", flush=True)
+    return data
 
-    net = build_net()
+
+def _train(net, x: np.ndarray, y: np.ndarray, args: argparse.Namespace) -> int:
+    """Train `net` for --minutes, the learning rate on a cosine over the time; the steps taken."""
+    import torch
     peak = 3e-3
     optimizer = torch.optim.AdamW(net.parameters(), lr=peak, weight_decay=5e-4)
     # lines with a tile on top are few: a quarter of each batch
@@ -196,20 +199,34 @@ def main(argv: list[str] | None = None) -> int:
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.3f} {(time.time() - begun) / 60:.1f} min",
                   flush=True)
+    return step
+
+
+def _predict(model, images: np.ndarray) -> np.ndarray:
+    """Probabilities (N, 4) of uint8 NHWC crops, 512 at a time."""
+    import torch
+    with torch.no_grad():
+        return np.concatenate([model(torch.from_numpy(np.ascontiguousarray(
+            images[i:i + 512].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0)).numpy()
+            for i in range(0, len(images), 512)]) if len(images) else np.zeros((0, 4))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    import torch
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    args.run.mkdir(parents=True, exist_ok=True)
+    data = _crops(args)
+    net = build_net()
+    steps = _train(net, data["train_x"], data["train_y"], args)
     model = torch.nn.Sequential(net, torch.nn.Softmax(dim=1)).eval()
-
-    def predict(images: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            return np.concatenate([model(torch.from_numpy(np.ascontiguousarray(
-                images[i:i + 512].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0)).numpy()
-                for i in range(0, len(images), 512)]) if len(images) else np.zeros((0, 4))
-
-    check = report(predict(data["check_x"]), data["check_y"], data["check_kind"])
+    check = report(_predict(model, data["check_x"]), data["check_y"], data["check_kind"])
     print("check (scenes kept apart):", json.dumps(check), flush=True)
-    torch.save({"net": net.state_dict(), "steps": step, "check": check,
+    torch.save({"net": net.state_dict(), "steps": steps, "check": check,
                 "args": vars(args) | {"run": str(args.run), "out": str(args.out)}},
                args.run / "last.pt")
-    export(model, args, step, check)
+    export(model, args, steps, check)
     return 0
 
 
