@@ -248,6 +248,105 @@ def _facets(truth: dict) -> dict[str, str]:
                                         for t in truth["tiles"]) else "no"}
 
 
+LEVELS = ("exact", "shown", "scoring", "hand", "complete")  # what `compare` answers
+
+
+def _share(counts: Counter, key: str, of: int) -> float | None:
+    return round(counts[key] / of, 4) if of else None
+
+
+def _perfect_layout(scenes: Path, truth: dict, stacker):
+    """The layout of the truth's own boxes (the stack classifier looking at the photo), and
+    its (wall, CPU) seconds."""
+    det = truth_detections(truth)
+    if stacker is not None and len(det):
+        rgb = load_photo(scenes / truth["image"]).rgb
+        det = replace(det, on_top=stacker.on_top(rgb, det.xyxy, det.codes))
+    return _timed(det)
+
+
+class _Tally:
+    """What `evaluate` counts: the layouts of perfect detections and, with a reader, of the
+    real ones; and their summary."""
+
+    def __init__(self, errors: int) -> None:
+        self.errors = errors  # how many wrong scenes to list
+        self.perfect, self.real = Counter(), Counter()
+        self.facets: dict[str, Counter] = {}
+        self.misses, self.grouping_misses = Counter(), Counter()  # hand-level misses by kind (miss_kind)
+        self.seconds, self.cpu_seconds, self.worst = [], [], []
+        self.detector_ms, self.after_ms = [], []
+
+    def add_perfect(self, scene: str, truth: dict, layout, wall: float, cpu: float) -> None:
+        self.seconds.append(wall)
+        self.cpu_seconds.append(cpu)
+        got = compare(truth, layout)
+        self.perfect["n"] += 1
+        self.perfect.update(k for k in LEVELS if got[k])
+        self.perfect["one_tap_hand"] += got["hand"] or _offered(truth, layout)
+        for name, value in _facets(truth).items():
+            c = self.facets.setdefault(f"{name}={value}", Counter())
+            c["n"] += 1
+            c.update(k for k in ("exact", "shown", "hand") if got[k])
+        if not got["hand"]:
+            self.misses[miss_kind(truth, layout)] += 1
+        if not got["hand"] and len(self.worst) < self.errors:
+            self.worst.append({"scene": scene, "truth": truth["hand"]["notation"],
+                               "bonus": truth["hand"]["bonus"], "read": layout.notation,
+                               "read_bonus": [t.code for t in layout.bonus], "notes": list(layout.notes)})
+
+    def add_read(self, truth: dict, reading) -> None:
+        real = self.real
+        lay, wall, _ = _timed(reading.detections)
+        self.detector_ms.append(reading.seconds * 1000)
+        self.after_ms.append(wall * 1000)
+        real["n"] += 1
+        got = compare(truth, lay)
+        if detection_ok(truth, reading.detections):
+            real["detected"] += 1
+            real.update(f"detected_{k}" for k in LEVELS if got[k])
+            if not got["hand"]:
+                self.grouping_misses[miss_kind(truth, lay)] += 1
+        real.update(f"all_{k}" for k in LEVELS if got[k])
+        real["one_tap_hand"] += got["hand"] or _offered(truth, lay)
+        if lay.rereads:  # vision.layout._reread: hands the reader's next guesses make
+            suggested = [n for n, _ in lay.rereads]
+            real["reread"] += 1
+            real["reread_first_right"] += _right_as(truth, lay, suggested[0])
+            real["reread_any_right"] += any(_right_as(truth, lay, n) for n in suggested)
+
+    def summary(self, scenes: int) -> dict:
+        perfect = self.perfect
+        ms, cpu_ms = np.array(self.seconds) * 1000, np.array(self.cpu_seconds) * 1000
+        return {"scenes": scenes, "unreadable": perfect["unreadable"], "readable": perfect["n"],
+                "perfect": {k: _share(perfect, k, perfect["n"]) for k in (*LEVELS, "one_tap_hand")},
+                "perfect_misses": dict(self.misses.most_common()),
+                "layout_ms": {  # read_layout + MCR scoring per photo; wall time, then CPU time of this process
+                    "mean": round(float(ms.mean()), 2), "p95": round(float(np.percentile(ms, 95)), 2),
+                    "max": round(float(ms.max()), 2), "cpu_mean": round(float(cpu_ms.mean()), 2),
+                    "cpu_p95": round(float(np.percentile(cpu_ms, 95)), 2),
+                    "cpu_max": round(float(cpu_ms.max()), 2)} if len(ms) else None,
+                "facets": {k: {"n": c["n"], **{m: _share(c, m, c["n"]) for m in ("exact", "shown", "hand")}}
+                           for k, c in sorted(self.facets.items())},
+                "errors": self.worst}
+
+    def detector_summary(self, model: str) -> dict:
+        real, d = self.real, self.real["detected"]
+        detector_ms, after_ms = self.detector_ms, self.after_ms
+        return {"model": str(model), "scenes": real["n"],
+                "detection_right": _share(real, "detected", real["n"]),
+                "grouping_given_detection": {k: _share(real, f"detected_{k}", d) for k in LEVELS},
+                "grouping_misses": dict(self.grouping_misses.most_common()),
+                "end_to_end": {k: _share(real, f"all_{k}", real["n"]) for k in LEVELS},
+                "hand_right_or_one_tap_away": _share(real, "one_tap_hand", real["n"]),
+                "reread": {"photos": real["reread"], "first_right": real["reread_first_right"],
+                           "any_right": real["reread_any_right"]},
+                "ms": {"detector_mean": round(float(np.mean(detector_ms)), 2) if detector_ms else None,
+                       "layout_and_score_mean": round(float(np.mean(after_ms)), 2) if after_ms else None,
+                       "layout_and_score_p95": round(float(np.percentile(after_ms, 95)), 2)
+                       if after_ms else None}}
+
+
 def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
              stacking: str = "default", zoom: bool = True) -> dict:
     """`stacking`: the stack classifier's path, "default" (the committed one, when there
@@ -260,88 +359,19 @@ def evaluate(scenes: Path, model: str | None, limit: int | None, errors: int,
     if model:
         from vision.pipeline import TileReader
         reader = TileReader(model, stacking=stacker, zoom=zoom)
-    levels = ("exact", "shown", "scoring", "hand", "complete")
-    perfect = Counter()
-    facets: dict[str, Counter] = {}
-    real = Counter()
-    misses, grouping_misses = Counter(), Counter()  # hand-level misses by kind (miss_kind)
-    seconds, cpu_seconds, worst = [], [], []
-    detector_ms, after_ms = [], []
+    tally = _Tally(errors)
     for f in files:
         truth = json.loads(f.read_text())
         if not readable(truth):
-            perfect["unreadable"] += 1
+            tally.perfect["unreadable"] += 1
             continue
-        det = truth_detections(truth)
-        if stacker is not None and len(det):
-            rgb = load_photo(scenes / truth["image"]).rgb
-            det = replace(det, on_top=stacker.on_top(rgb, det.xyxy, det.codes))
-        layout, wall, cpu = _timed(det)
-        seconds.append(wall)
-        cpu_seconds.append(cpu)
-        got = compare(truth, layout)
-        perfect["n"] += 1
-        perfect.update(k for k in levels if got[k])
-        perfect["one_tap_hand"] += got["hand"] or _offered(truth, layout)
-        for name, value in _facets(truth).items():
-            c = facets.setdefault(f"{name}={value}", Counter())
-            c["n"] += 1
-            c.update(k for k in ("exact", "shown", "hand") if got[k])
-        if not got["hand"]:
-            misses[miss_kind(truth, layout)] += 1
-        if not got["hand"] and len(worst) < errors:
-            worst.append({"scene": f.stem, "truth": truth["hand"]["notation"],
-                          "bonus": truth["hand"]["bonus"], "read": layout.notation,
-                          "read_bonus": [t.code for t in layout.bonus], "notes": list(layout.notes)})
+        tally.add_perfect(f.stem, truth, *_perfect_layout(scenes, truth, stacker))
         if reader is not None:
-            reading = reader.read(scenes / truth["image"])
-            lay, wall, _ = _timed(reading.detections)
-            detector_ms.append(reading.seconds * 1000)
-            after_ms.append(wall * 1000)
-            real["n"] += 1
-            got_real = compare(truth, lay)
-            if detection_ok(truth, reading.detections):
-                real["detected"] += 1
-                real.update(f"detected_{k}" for k in levels if got_real[k])
-                if not got_real["hand"]:
-                    grouping_misses[miss_kind(truth, lay)] += 1
-            real.update(f"all_{k}" for k in levels if got_real[k])
-            real["one_tap_hand"] += got_real["hand"] or _offered(truth, lay)
-            if lay.rereads:  # vision.layout._reread: hands the reader's next guesses make
-                suggested = [n for n, _ in lay.rereads]
-                real["reread"] += 1
-                real["reread_first_right"] += _right_as(truth, lay, suggested[0])
-                real["reread_any_right"] += any(_right_as(truth, lay, n) for n in suggested)
-    n = len(files)
-    share = lambda c, k, d: round(c[k] / d, 4) if d else None
-    ms, cpu_ms = np.array(seconds) * 1000, np.array(cpu_seconds) * 1000
-    out = {"scenes": n, "unreadable": perfect["unreadable"], "readable": perfect["n"],
-           "perfect": {k: share(perfect, k, perfect["n"]) for k in (*levels, "one_tap_hand")},
-           "perfect_misses": dict(misses.most_common()),
-           "layout_ms": {  # read_layout + MCR scoring per photo; wall time, then CPU time of this process
-               "mean": round(float(ms.mean()), 2), "p95": round(float(np.percentile(ms, 95)), 2),
-               "max": round(float(ms.max()), 2), "cpu_mean": round(float(cpu_ms.mean()), 2),
-               "cpu_p95": round(float(np.percentile(cpu_ms, 95)), 2),
-               "cpu_max": round(float(cpu_ms.max()), 2)} if len(ms) else None,
-           "facets": {k: {"n": c["n"], **{m: share(c, m, c["n"]) for m in ("exact", "shown", "hand")}}
-                      for k, c in sorted(facets.items())},
-           "errors": worst}
+            tally.add_read(truth, reader.read(scenes / truth["image"]))
+    out = tally.summary(len(files))
     if reader is not None:
-        d = real["detected"]
-        out["detector"] = {"model": str(model), "scenes": real["n"],
-                           "detection_right": share(real, "detected", real["n"]),
-                           "grouping_given_detection": {k: share(real, f"detected_{k}", d) for k in levels},
-                           "grouping_misses": dict(grouping_misses.most_common()),
-                           "end_to_end": {k: share(real, f"all_{k}", real["n"]) for k in levels},
-                           "hand_right_or_one_tap_away": share(real, "one_tap_hand", real["n"]),
-                           "reread": {"photos": real["reread"], "first_right": real["reread_first_right"],
-                                      "any_right": real["reread_any_right"]},
-                           "ms": {"detector_mean": round(float(np.mean(detector_ms)), 2) if detector_ms else None,
-                                  "layout_and_score_mean": round(float(np.mean(after_ms)), 2) if after_ms else None,
-                                  "layout_and_score_p95": round(float(np.percentile(after_ms, 95)), 2)
-                                  if after_ms else None}}
+        out["detector"] = tally.detector_summary(model)
     return out
-
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -74,17 +74,28 @@ def interval(out: dict) -> str:
     return f" (95 % {lo_hi[0]:.3f}-{lo_hi[1]:.3f} over photos)" if lo_hi else ""
 
 
-def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
-           conf: float) -> dict:
-    maps = mean_average_precision(samples, results, len(names))
+def _ranking(samples: list[Sample], results: list[Result], num_classes: int) -> dict:
+    """mAP50 and mAP50-95; with runners-up from the reader, mAP50_top3 too."""
+    maps = mean_average_precision(samples, results, num_classes)
     if any(r.alt_class_id is not None for r in results):
         maps["mAP50_top3"] = mean_average_precision(
-            samples, [r.with_runners_up() for r in results], len(names))["mAP50"]
-    tiles = score_tiles(samples, results, conf)
+            samples, [r.with_runners_up() for r in results], num_classes)["mAP50"]
+    return maps
+
+
+def _f1_by_conf(samples: list[Sample], results: list[Result]) -> dict[float, float]:
     by_conf = {}
     for threshold in CONF_GRID:  # to pick an operating point on a development set
         counts = score_tiles(samples, results, threshold)
         by_conf[threshold] = round(f1(counts.tp, counts.fp, counts.fn)[2], 4)
+    return by_conf
+
+
+def report(name: str, samples: list[Sample], results: list[Result], names: tuple[str, ...],
+           conf: float) -> dict:
+    maps = _ranking(samples, results, len(names))
+    tiles = score_tiles(samples, results, conf)
+    by_conf = _f1_by_conf(samples, results)
     precision, recall, f1_all = f1(tiles.tp, tiles.fp, tiles.fn)
     per_class = {names[c]: round(f1(*counts)[2], 4) for c, counts in sorted(tiles.per_class.items())
                  if counts[0] + counts[2] > 0}
@@ -107,15 +118,21 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
            "confusions": [[names[t], names[r], n] for (t, r), n in tiles.confusions.most_common()],
            # per photo: image, right, shown wrong, missed (datasets.eval.compare pairs two runs by these)
            "photo_counts": [[str(s.image), *map(int, c)] for s, c in zip(samples, counts)]}
-    print(f"\n== {name}: {out['photos']} photos, {out['tiles']} labelled tiles")
+    _print_report(out, precision, recall, f1_all)
+    return out
+
+
+def _print_report(out: dict, precision: float, recall: float, f1_all: float) -> None:
+    """The report as text; precision, recall and F1 before rounding."""
+    print(f"\n== {out['set']}: {out['photos']} photos, {out['tiles']} labelled tiles")
     top3 = f" (top-3 {out['mAP50_top3']:.3f})" if "mAP50_top3" in out else ""
     print(f"mAP50 {out['mAP50']:.3f}{top3}  mAP50-95 {out['mAP50-95']:.3f}  tile AP50 "
-          f"{out['tile_AP50']:.3f}  |  at conf {conf}: "
+          f"{out['tile_AP50']:.3f}  |  at conf {out['conf']}: "
           f"P {precision:.3f}  R {recall:.3f}  F1 {f1_all:.3f}{interval(out)}  |  photos without error "
           f"{out['photos_without_error']:.1%}  |  median {out['median_seconds']} s/photo  |  "
-          f"tiles found {tiles.found} of {out['tiles']}")
-    print("F1 by confidence: " + ", ".join(f"{c} {v:.3f}" for c, v in by_conf.items()))
-    worst = sorted(per_class.items(), key=lambda item: item[1])[:10]
+          f"tiles found {out['tiles_found']} of {out['tiles']}")
+    print("F1 by confidence: " + ", ".join(f"{c} {v:.3f}" for c, v in out["f1_by_conf"].items()))
+    worst = sorted(out["f1_per_class"].items(), key=lambda item: item[1])[:10]
     print("lowest class F1: " + ", ".join(f"{code} {value:.2f}" for code, value in worst))
     print(f"mean class F1: flowers and seasons {out['f1_flowers_seasons']}, suits and honours "
           f"{out['f1_suits_honours']}")
@@ -123,10 +140,9 @@ def report(name: str, samples: list[Sample], results: list[Result], names: tuple
         f"{t} {w / max(1, nw):.0%} {r / max(1, nr):.0%}" for t, (w, nw, r, nr) in out["marks"].items()))
     print("confusions (true -> read): " + (", ".join(
         f"{t}->{r} x{n}" for t, r, n in out["confusions"][:15]) or "none"))
-    return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--synth", type=Path, help="synthetic scenes with held-out designs")
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
@@ -183,25 +199,29 @@ def main(argv: list[str] | None = None) -> int:
                         help="read a tile turned 180 degrees too only when its top probability "
                              "as cut is under this (0: every tile); default: the refiner's own "
                              "(the app's: vision.recognition.refine.TURN_BELOW)")
-    args = parser.parse_args(argv)
-    if not 0.0 < args.scale <= 1.0:
-        parser.error(f"--scale {args.scale}: expected a factor in (0, 1]")
-    if args.blur < 0 or args.noise < 0:
-        parser.error("--blur and --noise: expected 0 or more")
-    from scoring.tiles import BACK
-    from vision.runtime import model_path
-    from vision.pipeline import NMS_IOU, TileReader
+    return parser
+
+
+def _refiner(args: argparse.Namespace):
+    """The second stage the options ask for; None: the app's own
+    (vision.recognition.refine.default_refiner)."""
     from vision.recognition.refine import CropClassifier, PassThrough
-    if args.classifier is None:  # the app's own second stage (vision.recognition.refine.default_refiner)
-        refiner = None
-    elif str(args.classifier).lower() == "none":
-        refiner = PassThrough()
-    else:
-        refiner = CropClassifier(args.classifier, min_confidence=args.min_confidence,
-                                 mode="reader" if args.reader else "override",
-                                 upside_down=args.upside_down,
-                                 margins=tuple(float(m) for m in args.margins.split(",") if m),
-                                 one_set=args.one_set)
+    if args.classifier is None:
+        return None
+    if str(args.classifier).lower() == "none":
+        return PassThrough()
+    return CropClassifier(args.classifier, min_confidence=args.min_confidence,
+                          mode="reader" if args.reader else "override",
+                          upside_down=args.upside_down,
+                          margins=tuple(float(m) for m in args.margins.split(",") if m),
+                          one_set=args.one_set)
+
+
+def _reader(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """The TileReader to measure, its refiner set as the options say."""
+    from vision.pipeline import NMS_IOU, TileReader
+    from vision.runtime import model_path
+    refiner = _refiner(args)
     try:
         reader = TileReader(args.model or model_path(), refiner=refiner, conf=MAP_CONF,
                             iou=NMS_IOU if args.iou is None else args.iou, zoom=not args.no_zoom)
@@ -213,20 +233,33 @@ def main(argv: list[str] | None = None) -> int:
         reader.refiner.set_views(args.views)
     if args.turn_below is not None and hasattr(reader.refiner, "turn_below"):
         reader.refiner.turn_below = args.turn_below
-    reports = []
-    how = ((f", shrunk to {args.scale:g}" if args.scale != 1.0 else "")
-           + (f", blurred by {args.blur:g} of a tile" if args.blur else "")
-           + (f", noise {args.noise:g} grey levels" if args.noise else "")
-           + (f", turned {args.turn} degrees" if args.turn else ""))
-    with tempfile.TemporaryDirectory() as folder:
-        def taken(samples: list[Sample], name: str) -> list[Sample]:
-            if args.scale == 1.0 and not (args.turn or args.blur or args.noise):
-                return samples
-            return reshot(samples, Path(folder) / name, args.scale, args.turn // 90,
-                          args.blur, args.noise)
+    return reader
 
+
+def _how(args: argparse.Namespace) -> str:
+    """How the photos are taken, for the report's title."""
+    return ((f", shrunk to {args.scale:g}" if args.scale != 1.0 else "")
+            + (f", blurred by {args.blur:g} of a tile" if args.blur else "")
+            + (f", noise {args.noise:g} grey levels" if args.noise else "")
+            + (f", turned {args.turn} degrees" if args.turn else ""))
+
+
+def _taken(args: argparse.Namespace, samples: list[Sample], folder: Path) -> list[Sample]:
+    """The photos as the options take them (into `folder`), or as they are."""
+    if args.scale == 1.0 and not (args.turn or args.blur or args.noise):
+        return samples
+    return reshot(samples, folder, args.scale, args.turn // 90, args.blur, args.noise)
+
+
+def _reports(args: argparse.Namespace, reader) -> list[dict]:
+    """A report for each set given: the synthetic scenes, the Camerash photos."""
+    from scoring.tiles import BACK
+    reports = []
+    how = _how(args)
+    with tempfile.TemporaryDirectory() as folder:
         if args.synth:
-            samples = taken(synth_samples(args.synth)[: args.limit or None], "synth")
+            samples = _taken(args, synth_samples(args.synth)[: args.limit or None],
+                             Path(folder) / "synth")
             results = run_reader(reader, samples)
             if args.face_up_only:
                 samples, results = without_class(samples, results, reader.names.index(BACK))
@@ -235,25 +268,42 @@ def main(argv: list[str] | None = None) -> int:
                                   samples, results, reader.names, args.conf))
         if args.camerash:
             held_out = not args.camerash_training
-            samples = taken(camerash_samples(args.camerash, args.boxes, held_out), "camerash")
+            samples = _taken(args, camerash_samples(args.camerash, args.boxes, held_out),
+                             Path(folder) / "camerash")
             reports.append(report(f"Camerash {'held-out' if held_out else 'TRAINING'} real photos"
                                   + how, samples,
                                   run_reader(reader, samples), reader.names, args.conf))
+    return reports
+
+
+def _settings(args: argparse.Namespace, reader) -> dict:
+    """What the reports were measured with, for the JSON."""
+    refiner = reader.refiner
+    return {"model": str(reader.detector.path),
+            "classifier": str(args.classifier or "default"),
+            "classifier_mode": getattr(refiner, "mode", "none"),
+            "upside_down": getattr(refiner, "upside_down", False),
+            "turn_below": getattr(refiner, "turn_below", 0.0),
+            "margins": list(getattr(refiner, "extra_margins", ())),
+            "nms_iou": reader.iou, "zoom": reader.zoom,
+            "one_set": getattr(refiner, "one_set", 0.0),
+            "glyphs": getattr(getattr(refiner, "glyphs", None), "path", None)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not 0.0 < args.scale <= 1.0:
+        parser.error(f"--scale {args.scale}: expected a factor in (0, 1]")
+    if args.blur < 0 or args.noise < 0:
+        parser.error("--blur and --noise: expected 0 or more")
+    reader = _reader(args, parser)
+    reports = _reports(args, reader)
     if not reports:
         parser.error("give --synth and/or --camerash")
     if args.json:
-        refiner = reader.refiner
-        args.json.write_text(json.dumps({"model": str(reader.detector.path),
-                                         "classifier": str(args.classifier or "default"),
-                                         "classifier_mode": getattr(refiner, "mode", "none"),
-                                         "upside_down": getattr(refiner, "upside_down", False),
-                                         "turn_below": getattr(refiner, "turn_below", 0.0),
-                                         "margins": list(getattr(refiner, "extra_margins", ())),
-                                         "nms_iou": reader.iou, "zoom": reader.zoom,
-                                         "one_set": getattr(refiner, "one_set", 0.0),
-                                         "glyphs": getattr(getattr(refiner, "glyphs", None),
-                                                           "path", None),
-                                         "reports": reports}, indent=1) + "\n")
+        args.json.write_text(json.dumps({**_settings(args, reader), "reports": reports},
+                                        indent=1) + "\n")
     return 0
 
 
