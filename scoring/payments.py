@@ -33,7 +33,7 @@ def mcr(points: int, ctx: WinContext, base: int = 8) -> dict[str, float] | None:
 
 
 def table_points(totals: Mapping[str, float], by_rank: Sequence[float] = (4, 2, 1, 0)) -> dict[str, float]:
-    """MCR standings at the end of a session: 4/2/1/0 table points by rank; players tied on
+    """MCR standings at the end of a night: 4/2/1/0 table points by rank; players tied on
     score split the table points of the places they share (docs/rules.md §1.5, EMA convention)."""
     order = sorted(totals, key=lambda p: -totals[p])
     out: dict[str, float] = {}
