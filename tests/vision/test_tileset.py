@@ -638,6 +638,39 @@ def test_a_sheet_is_read_the_way_it_lies_on_the_table(reader_refiner, turn):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("degrees,far_edge", [(25, 1.0), (-35, 1.0), (60, 1.0), (0, 0.5)])
+def test_a_sheet_askew_or_seen_from_low_is_read_tile_by_tile(reader_refiner, degrees, far_edge):
+    """A sheet turned at any angle on the table, or photographed from a low seat (its far
+    rows narrower, `far_edge` of the near row's width): every code on its own tile."""
+    import cv2
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.runtime import DEFAULT_MODEL_PATH
+    from vision.tileset.learn import read_sheet, sheet_reader
+
+    if not DEFAULT_MODEL_PATH.is_file():
+        pytest.skip("the committed tile finder is not there")
+    rgb, boxes, codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)
+    h, w = rgb.shape[:2]
+    side = (1 - far_edge) / 2 * w
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    low = cv2.getPerspectiveTransform(corners, np.float32([[side, 0], [w - side, 0], [w, h], [0, h]]))
+    turn = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), [0, 0, 1]])
+    seen = turn @ low
+    placed = cv2.perspectiveTransform(corners[None], seen)[0]
+    seen[:2, 2] -= placed.min(axis=0)  # the whole sheet in the photo
+    size = tuple(int(v) for v in np.ceil(np.ptp(placed, axis=0)))
+    rgb = cv2.warpPerspective(rgb, seen, size, borderValue=(60, 110, 60))
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    centres = cv2.perspectiveTransform(centres[None].astype(np.float32), seen)[0]
+    photo = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
+    sheet = read_sheet([photo], "".join(SHEET_ROWS), reader=sheet_reader(reader_refiner))
+    laid = [codes[int(np.argmin(np.hypot(*(centres - ((t.box[0] + t.box[2]) / 2,
+                                                      (t.box[1] + t.box[3]) / 2)).T)))]
+            for t in sheet.tiles]
+    assert sheet.codes == laid == codes
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("turn", [0, 1])
 def test_a_sheet_read_surely_one_way_is_not_read_the_other_way_too(reader_refiner, turn):
     """Codes as one list fit the rows either way; when the first way read (the one with fewer
