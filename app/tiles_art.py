@@ -91,47 +91,89 @@ def _pip_colour(n: int, i: int, bamboo: bool):
 
 
 def _draw_face(draw: ImageDraw.ImageDraw, code: str, box) -> None:
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
+    """The face of tile `code` in `box` (x1, y1, x2, y2); its code as text where a face
+    needs a CJK font and none is installed."""
     suit, n = code[1], int(code[0]) if code[0].isdigit() else 0
+    height = box[3] - box[1]
     if not cjk_font_path() and suit in "mzf":
-        _centred_text(draw, box, code, int(h * 0.35), INK)
-        return
-    if suit == "m":
-        _centred_text(draw, (x1, y1, x2, y1 + h * 0.45), NUMERALS[n - 1], int(h * 0.38), INK)
-        _centred_text(draw, (x1, y1 + h * 0.45, x2, y2), "萬", int(h * 0.45), RED)
+        _centred_text(draw, box, code, int(height * 0.35), INK)
+    elif suit == "m":
+        _draw_characters(draw, n, box)
     elif suit == "p":
-        r = {1: 0.36, 2: 0.2, 3: 0.16}.get(n, 0.14 if n <= 6 else 0.12) * w
-        for i, (fx, fy) in enumerate(DOTS[n]):
-            cx, cy = x1 + fx * w, y1 + fy * h
-            colour = _pip_colour(n, i, False)
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(2, int(r / 3)))
-            draw.ellipse((cx - r / 3, cy - r / 3, cx + r / 3, cy + r / 3), fill=colour)
+        _draw_dots(draw, n, box)
     elif suit == "s":
-        if n == 1:  # most sets show a bird; a tall ornamented stick reads just as clearly
-            cx = x1 + w / 2
-            draw.rounded_rectangle((cx - w * 0.12, y1 + h * 0.08, cx + w * 0.12, y2 - h * 0.08),
-                                   radius=int(w * 0.1), fill=GREEN)
-            draw.ellipse((cx - w * 0.2, y1 + h * 0.38, cx + w * 0.2, y1 + h * 0.62), fill=RED)
-            return
-        sw, sh = w * (0.1 if n == 8 else 0.12), h * (0.17 if n in (7, 9) else 0.22)
-        for i, (fx, fy) in enumerate(STICKS[n]):
-            cx, cy = x1 + fx * w, y1 + fy * h
-            colour = _pip_colour(n, i, True)
-            draw.rounded_rectangle((cx - sw / 2, cy - sh, cx + sw / 2, cy + sh),
-                                   radius=int(sw / 2), fill=colour)
-            draw.line((cx - sw / 2, cy, cx + sw / 2, cy), fill=FACE, width=2)
-    elif code == "5z":  # white dragon: an empty blue frame
-        draw.rectangle((x1 + w * 0.12, y1 + h * 0.1, x2 - w * 0.12, y2 - h * 0.1),
-                       outline=BLUE, width=max(3, int(w * 0.06)))
+        _draw_bamboo(draw, n, box)
+    elif code == "5z":
+        _draw_white_dragon(draw, box)
     elif suit == "z":
         glyph, colour = HONOUR_GLYPHS[code]
-        _centred_text(draw, box, glyph, int(h * 0.62), colour)
+        _centred_text(draw, box, glyph, int(height * 0.62), colour)
     elif suit == "f":
-        colour = GREEN if n <= 4 else RED
-        _centred_text(draw, (x1, y1 + h * 0.12, x2, y2), BONUS_GLYPHS[n - 1], int(h * 0.55), colour)
-        draw.text((x1 + w * 0.06, y1 + h * 0.02), str((n - 1) % 4 + 1), font=_font(int(h * 0.26)),
-                  fill=BLUE if n <= 4 else INK)
+        _draw_bonus(draw, n, box)
+
+
+def _draw_characters(draw: ImageDraw.ImageDraw, n: int, box) -> None:
+    """A Chinese numeral over a red 萬."""
+    x1, y1, x2, y2 = box
+    h = y2 - y1
+    _centred_text(draw, (x1, y1, x2, y1 + h * 0.45), NUMERALS[n - 1], int(h * 0.38), INK)
+    _centred_text(draw, (x1, y1 + h * 0.45, x2, y2), "萬", int(h * 0.45), RED)
+
+
+def _draw_dots(draw: ImageDraw.ImageDraw, n: int, box) -> None:
+    """n rings, each round a disc."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    r = {1: 0.36, 2: 0.2, 3: 0.16}.get(n, 0.14 if n <= 6 else 0.12) * w
+    for i, (fx, fy) in enumerate(DOTS[n]):
+        cx, cy = x1 + fx * w, y1 + fy * h
+        colour = _pip_colour(n, i, False)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(2, int(r / 3)))
+        draw.ellipse((cx - r / 3, cy - r / 3, cx + r / 3, cy + r / 3), fill=colour)
+
+
+def _draw_bamboo(draw: ImageDraw.ImageDraw, n: int, box) -> None:
+    """n sticks, each with a joint in the middle."""
+    if n == 1:
+        _draw_one_bamboo(draw, box)
+        return
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    sw, sh = w * (0.1 if n == 8 else 0.12), h * (0.17 if n in (7, 9) else 0.22)
+    for i, (fx, fy) in enumerate(STICKS[n]):
+        cx, cy = x1 + fx * w, y1 + fy * h
+        colour = _pip_colour(n, i, True)
+        draw.rounded_rectangle((cx - sw / 2, cy - sh, cx + sw / 2, cy + sh),
+                               radius=int(sw / 2), fill=colour)
+        draw.line((cx - sw / 2, cy, cx + sw / 2, cy), fill=FACE, width=2)
+
+
+def _draw_one_bamboo(draw: ImageDraw.ImageDraw, box) -> None:
+    """Most sets show a bird; a tall ornamented stick reads just as clearly."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    cx = x1 + w / 2
+    draw.rounded_rectangle((cx - w * 0.12, y1 + h * 0.08, cx + w * 0.12, y2 - h * 0.08),
+                           radius=int(w * 0.1), fill=GREEN)
+    draw.ellipse((cx - w * 0.2, y1 + h * 0.38, cx + w * 0.2, y1 + h * 0.62), fill=RED)
+
+
+def _draw_white_dragon(draw: ImageDraw.ImageDraw, box) -> None:
+    """An empty blue frame."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    draw.rectangle((x1 + w * 0.12, y1 + h * 0.1, x2 - w * 0.12, y2 - h * 0.1),
+                   outline=BLUE, width=max(3, int(w * 0.06)))
+
+
+def _draw_bonus(draw: ImageDraw.ImageDraw, n: int, box) -> None:
+    """The flower or season character, green or red, and its number 1-4 in a corner."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    colour = GREEN if n <= 4 else RED
+    _centred_text(draw, (x1, y1 + h * 0.12, x2, y2), BONUS_GLYPHS[n - 1], int(h * 0.55), colour)
+    draw.text((x1 + w * 0.06, y1 + h * 0.02), str((n - 1) % 4 + 1), font=_font(int(h * 0.26)),
+              fill=BLUE if n <= 4 else INK)
 
 
 @lru_cache(maxsize=64)
