@@ -154,45 +154,80 @@ def _leaf(d, x0, y0, x1, y1, color, width):
 
 def _picture(d, rng, kind: int, box, st):
     """Plant pictures of bonus tiles: 0 plum, 1 orchid, 2 chrysanthemum, 3 bamboo, 4 scene."""
+    leaf = _jit(rng, (40, 130, 50), 30)  # drawn for every kind, leafy or not: the later draws follow it
+    if kind == 0:
+        _plum(d, rng, box)
+    elif kind == 1:
+        _orchid(d, rng, box, leaf)
+    elif kind == 2:
+        _chrysanthemum(d, rng, box, leaf)
+    elif kind == 3:
+        _bamboo_plant(d, rng, box, leaf)
+    else:
+        _season_scene(d, rng, box, st)
+
+
+def _plum(d, rng, box):
+    """A dark branch with round five-petal blossoms."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    pts = [(x0 + w * 0.2, y1), (x0 + w * 0.45, y0 + h * 0.55), (x0 + w * 0.35, y0 + h * 0.25), (x0 + w * 0.75, y0 + h * 0.1)]
+    d.line(pts, fill=(90, 55, 35), width=int(w * 0.06), joint="curve")
+    col = _jit(rng, [(220, 60, 90), (200, 40, 40), (235, 130, 160)][rng.integers(3)], 15)
+    for k in range(int(rng.integers(3, 6))):
+        px, py = pts[rng.integers(1, 4)]
+        _flower(d, px + rng.uniform(-w * .15, w * .15), py + rng.uniform(-h * .1, h * .1), w * rng.uniform(0.1, 0.16), 5, col, (250, 220, 80))
+
+
+def _orchid(d, rng, box, leaf):
+    """Long arched leaves and small purple flowers."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     cx = (x0 + x1) / 2
-    leaf = _jit(rng, (40, 130, 50), 30)
-    if kind == 0:  # plum: a dark branch with round five-petal blossoms
-        pts = [(x0 + w * 0.2, y1), (x0 + w * 0.45, y0 + h * 0.55), (x0 + w * 0.35, y0 + h * 0.25), (x0 + w * 0.75, y0 + h * 0.1)]
-        d.line(pts, fill=(90, 55, 35), width=int(w * 0.06), joint="curve")
-        col = _jit(rng, [(220, 60, 90), (200, 40, 40), (235, 130, 160)][rng.integers(3)], 15)
-        for k in range(int(rng.integers(3, 6))):
-            px, py = pts[rng.integers(1, 4)]
-            _flower(d, px + rng.uniform(-w * .15, w * .15), py + rng.uniform(-h * .1, h * .1), w * rng.uniform(0.1, 0.16), 5, col, (250, 220, 80))
-    elif kind == 1:  # orchid: long arched leaves and small purple flowers
-        for k in range(int(rng.integers(4, 7))):
-            _leaf(d, cx + rng.uniform(-w * .1, w * .1), y1, x0 + rng.uniform(0, w), y0 + rng.uniform(0, h * .6), leaf, w * 0.035)
-        col = _jit(rng, [(150, 70, 170), (210, 90, 150), (90, 60, 160)][rng.integers(3)], 15)
-        for k in range(int(rng.integers(2, 4))):
-            _flower(d, x0 + rng.uniform(w * .2, w * .8), y0 + rng.uniform(h * .1, h * .5), w * 0.12, 3, col, (240, 220, 90))
-    elif kind == 2:  # chrysanthemum: many-petal heads over leaves
-        d.line([(cx, y1), (cx, y0 + h * 0.4)], fill=leaf, width=int(w * 0.04))
-        for k in range(3):
-            _leaf(d, cx, y1 - h * (0.15 + 0.15 * k), cx + (-1) ** k * w * 0.35, y1 - h * (0.3 + 0.15 * k), leaf, w * 0.07)
-        col = _jit(rng, [(235, 170, 30), (220, 70, 40), (200, 40, 120)][rng.integers(3)], 15)
-        for k in range(int(rng.integers(1, 3))):
-            _flower(d, cx + rng.uniform(-w * .2, w * .2), y0 + h * rng.uniform(0.2, 0.4), w * 0.22, 12, col, (150, 60, 20))
-    elif kind == 3:  # bamboo: jointed stalks with pointed leaves
-        for k in range(int(rng.integers(1, 4))):
-            x = x0 + w * rng.uniform(0.25, 0.75)
-            for j in range(4):
-                ya, yb = y1 - h * j / 4, y1 - h * (j + 1) / 4 + h * 0.02
-                d.line([(x, ya), (x, yb)], fill=leaf, width=int(w * 0.07))
-            for j in range(3):
-                _leaf(d, x, y1 - h * (0.3 + 0.2 * j), x + rng.choice([-1, 1]) * w * 0.35, y1 - h * (0.45 + 0.2 * j), _jit(rng, leaf, 20), w * 0.05)
-    else:  # a small scene: sun or moon, hills, a figure-like blob (season tiles of many sets)
-        sky = _jit(rng, [(230, 90, 40), (240, 190, 40), (120, 150, 220)][rng.integers(3)], 20)
-        r = w * 0.15
-        d.ellipse([x1 - w * .35 - r, y0 + h * .2 - r, x1 - w * .35 + r, y0 + h * .2 + r], fill=sky)
-        d.polygon([(x0, y1), (x0 + w * .35, y0 + h * .45), (x0 + w * .6, y1)], fill=_jit(rng, (60, 120, 80), 30))
-        d.polygon([(x0 + w * .4, y1), (x0 + w * .75, y0 + h * .55), (x1, y1)], fill=_jit(rng, (40, 90, 140), 30))
-        d.ellipse([cx - w * .08, y0 + h * .5, cx + w * .08, y0 + h * .62], fill=st["black"])
+    for k in range(int(rng.integers(4, 7))):
+        _leaf(d, cx + rng.uniform(-w * .1, w * .1), y1, x0 + rng.uniform(0, w), y0 + rng.uniform(0, h * .6), leaf, w * 0.035)
+    col = _jit(rng, [(150, 70, 170), (210, 90, 150), (90, 60, 160)][rng.integers(3)], 15)
+    for k in range(int(rng.integers(2, 4))):
+        _flower(d, x0 + rng.uniform(w * .2, w * .8), y0 + rng.uniform(h * .1, h * .5), w * 0.12, 3, col, (240, 220, 90))
+
+
+def _chrysanthemum(d, rng, box, leaf):
+    """Many-petal heads over leaves."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2
+    d.line([(cx, y1), (cx, y0 + h * 0.4)], fill=leaf, width=int(w * 0.04))
+    for k in range(3):
+        _leaf(d, cx, y1 - h * (0.15 + 0.15 * k), cx + (-1) ** k * w * 0.35, y1 - h * (0.3 + 0.15 * k), leaf, w * 0.07)
+    col = _jit(rng, [(235, 170, 30), (220, 70, 40), (200, 40, 120)][rng.integers(3)], 15)
+    for k in range(int(rng.integers(1, 3))):
+        _flower(d, cx + rng.uniform(-w * .2, w * .2), y0 + h * rng.uniform(0.2, 0.4), w * 0.22, 12, col, (150, 60, 20))
+
+
+def _bamboo_plant(d, rng, box, leaf):
+    """Jointed stalks with pointed leaves."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    for k in range(int(rng.integers(1, 4))):
+        x = x0 + w * rng.uniform(0.25, 0.75)
+        for j in range(4):
+            ya, yb = y1 - h * j / 4, y1 - h * (j + 1) / 4 + h * 0.02
+            d.line([(x, ya), (x, yb)], fill=leaf, width=int(w * 0.07))
+        for j in range(3):
+            _leaf(d, x, y1 - h * (0.3 + 0.2 * j), x + rng.choice([-1, 1]) * w * 0.35, y1 - h * (0.45 + 0.2 * j), _jit(rng, leaf, 20), w * 0.05)
+
+
+def _season_scene(d, rng, box, st):
+    """A small scene: sun or moon, hills, a figure-like blob (season tiles of many sets)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2
+    sky = _jit(rng, [(230, 90, 40), (240, 190, 40), (120, 150, 220)][rng.integers(3)], 20)
+    r = w * 0.15
+    d.ellipse([x1 - w * .35 - r, y0 + h * .2 - r, x1 - w * .35 + r, y0 + h * .2 + r], fill=sky)
+    d.polygon([(x0, y1), (x0 + w * .35, y0 + h * .45), (x0 + w * .6, y1)], fill=_jit(rng, (60, 120, 80), 30))
+    d.polygon([(x0 + w * .4, y1), (x0 + w * .75, y0 + h * .55), (x1, y1)], fill=_jit(rng, (40, 90, 140), 30))
+    d.ellipse([cx - w * .08, y0 + h * .5, cx + w * .08, y0 + h * .62], fill=st["black"])
 
 
 # ---------------------------------------------------------------- faces

@@ -296,46 +296,84 @@ def window(rng: np.random.Generator, bank: ClutterBank) -> tuple[np.ndarray, int
     label = int(rng.integers(len(GLYPHS))) if positive else OTHER
     if not positive and bank.scene_share and rng.random() < bank.scene_share:
         return bank.scenes.window(rng), OTHER
-    # clutter: beside the glyph for a positive (glyphs are printed on bare face), anywhere else
-    if rng.random() < 0.65:
-        patch = bank.patch(rng, CANVAS)
-        keep = np.ones((CANVAS, CANVAS), np.float32)
-        if positive:
-            side = int(rng.integers(4))  # clutter comes in from one side only
-            cut = int(CANVAS * rng.uniform(0.0, 0.2))
-            keep[:] = 0
-            [keep[:cut, :], keep[-cut or CANVAS:, :], keep[:, :cut], keep[:, -cut or CANVAS:]][side][...] = 1
-        np.minimum(canvas, 1 - (1 - patch) * keep, out=canvas)
-    if rng.random() < 0.15:  # the tile's edge or body at a side of the window
-        side, depth = int(rng.integers(4)), int(rng.integers(2, 9))
-        level = rng.uniform(0.2, 0.8)
-        [canvas[:depth, :], canvas[-depth:, :], canvas[:, :depth], canvas[:, -depth:]][side][...] = level
+    _add_clutter(rng, canvas, bank, positive)
+    _add_tile_edge(rng, canvas)
     strength = rng.uniform(0.45, 0.95)
     angle = rng.normal(0, 4)
     if positive:
-        text = GLYPHS[label]
-        if text in VARIANTS and rng.random() < 0.3:
-            text = VARIANTS[text]
-        mask = _ink(text, rng, bank, bank.brush)
-        height = CANVAS * rng.uniform(*GLYPH_SPAN)
-        centre = CANVAS / 2 + rng.uniform(-4, 4, 2)
-        _place(canvas, mask, height, centre, angle, strength)
+        _add_glyph(rng, canvas, bank, GLYPHS[label], angle, strength)
     else:
-        kind = rng.random()
-        if kind < 0.55:
-            if kind < 0.3:  # another character, centred
-                text = DISTRACTORS[rng.integers(len(DISTRACTORS))]
-                height, offset = CANVAS * rng.uniform(0.4, 0.9), rng.uniform(-4, 4, 2)
-            else:  # a bonus glyph off centre, too small or too large
-                text = GLYPHS[rng.integers(len(GLYPHS))]
-                how = rng.integers(3)
-                height = CANVAS * (rng.uniform(0.45, 0.9) if how == 0 else
-                                   rng.uniform(0.12, 0.3) if how == 1 else rng.uniform(1.15, 1.6))
-                offset = (rng.uniform(11, 20, 2) * rng.choice([-1, 1], 2) if how == 0
-                          else rng.uniform(-4, 4, 2))
-            mask = _ink(text, rng, bank)
-            _place(canvas, mask, height, CANVAS / 2 + offset, angle, strength)
+        _add_distractor(rng, canvas, bank, angle, strength)
     return degrade(rng, canvas), label
+
+
+def _add_clutter(rng: np.random.Generator, canvas: np.ndarray, bank: ClutterBank,
+                 positive: bool) -> None:
+    """In most windows, clutter from the bank: beside the glyph for a positive (glyphs are
+    printed on bare face), anywhere else."""
+    if rng.random() >= 0.65:
+        return
+    patch = bank.patch(rng, CANVAS)
+    keep = _side_band(rng) if positive else np.ones((CANVAS, CANVAS), np.float32)
+    np.minimum(canvas, 1 - (1 - patch) * keep, out=canvas)
+
+
+def _side_band(rng: np.random.Generator) -> np.ndarray:
+    """1 in a band along one side of the canvas, up to a fifth of it deep, 0 elsewhere:
+    clutter comes in from one side only."""
+    side = int(rng.integers(4))
+    cut = int(CANVAS * rng.uniform(0.0, 0.2))
+    keep = np.zeros((CANVAS, CANVAS), np.float32)
+    [keep[:cut, :], keep[-cut or CANVAS:, :], keep[:, :cut], keep[:, -cut or CANVAS:]][side][...] = 1
+    return keep
+
+
+def _add_tile_edge(rng: np.random.Generator, canvas: np.ndarray) -> None:
+    """In some windows, the tile's edge or body at a side."""
+    if rng.random() >= 0.15:
+        return
+    side, depth = int(rng.integers(4)), int(rng.integers(2, 9))
+    level = rng.uniform(0.2, 0.8)
+    [canvas[:depth, :], canvas[-depth:, :], canvas[:, :depth], canvas[:, -depth:]][side][...] = level
+
+
+def _add_glyph(rng: np.random.Generator, canvas: np.ndarray, bank: ClutterBank, text: str,
+               angle: float, strength: float) -> None:
+    """The glyph `text` (or its variant), near the centre and GLYPH_SPAN of the window high."""
+    if text in VARIANTS and rng.random() < 0.3:
+        text = VARIANTS[text]
+    mask = _ink(text, rng, bank, bank.brush)
+    height = CANVAS * rng.uniform(*GLYPH_SPAN)
+    centre = CANVAS / 2 + rng.uniform(-4, 4, 2)
+    _place(canvas, mask, height, centre, angle, strength)
+
+
+def _add_distractor(rng: np.random.Generator, canvas: np.ndarray, bank: ClutterBank,
+                    angle: float, strength: float) -> None:
+    """In over half the "other" windows, what is not a glyph of the reader but looks like
+    one: another character, centred, or a bonus glyph misplaced (`_misplaced_glyph`)."""
+    kind = rng.random()
+    if kind >= 0.55:
+        return
+    if kind < 0.3:
+        text = DISTRACTORS[rng.integers(len(DISTRACTORS))]
+        height, offset = CANVAS * rng.uniform(0.4, 0.9), rng.uniform(-4, 4, 2)
+    else:
+        text, height, offset = _misplaced_glyph(rng)
+    mask = _ink(text, rng, bank)
+    _place(canvas, mask, height, CANVAS / 2 + offset, angle, strength)
+
+
+def _misplaced_glyph(rng: np.random.Generator) -> tuple[str, float, np.ndarray]:
+    """A bonus glyph with its height and offset from the centre: off centre, too small or
+    too large, so that the window holding it is "other"."""
+    text = GLYPHS[rng.integers(len(GLYPHS))]
+    how = rng.integers(3)
+    height = CANVAS * (rng.uniform(0.45, 0.9) if how == 0 else
+                       rng.uniform(0.12, 0.3) if how == 1 else rng.uniform(1.15, 1.6))
+    offset = (rng.uniform(11, 20, 2) * rng.choice([-1, 1], 2) if how == 0
+              else rng.uniform(-4, 4, 2))
+    return text, height, offset
 
 
 def degrade(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:

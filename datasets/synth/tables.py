@@ -33,56 +33,98 @@ def _jit(rng, rgb, a=20):
 
 def texture(rng, kind: str, wh: tuple[int, int], cm_per_px: float) -> tuple[np.ndarray, dict]:
     """An RGB float32 texture of `kind` covering wh pixels of cm_per_px each."""
-    w, h = wh
-    ext = max(w, h) * cm_per_px  # extent in cm: features are sized in cm
     info = {"kind": kind}
     if kind in ("felt", "automatic"):
-        base = _jit(rng, FELT[rng.integers(len(FELT))], 15)
-        t = base * (1 + 0.06 * _noise(rng, (h, w), ext / 15))[..., None]
-        t = t + (rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(3, 9))[..., None]  # fibres
-        info["color"] = base.round().tolist()
-    elif kind == "wood":  # fine grain lines along x, slowly wandering, in planks
-        base = _jit(rng, [(150, 100, 60), (110, 70, 40), (190, 150, 105), (80, 50, 30), (170, 120, 80)][rng.integers(5)], 15)
-        yy = np.arange(h, dtype=np.float32)[:, None] * cm_per_px
-        warp = _noise(rng, (h, w), ext / 30, stretch=6) * rng.uniform(0.5, 3) + _noise(rng, (h, w), ext / 4, stretch=8) * 0.3
-        freq = rng.uniform(4, 12)
-        ring = 0.5 + 0.5 * np.sin((yy + warp) * freq)
-        ring = ring ** rng.uniform(2, 6)  # thin dark late-wood lines on a lighter ground
-        t = base * (1.08 - 0.3 * ring)[..., None] * (1 + 0.1 * _noise(rng, (h, w), ext / 20, stretch=5))[..., None]
-        plank = rng.uniform(9, 30)
-        seams = (np.abs(((yy[:, 0] % plank) - plank / 2)) > plank / 2 - cm_per_px * 1.2)
-        t[seams] *= 0.55
-        info["color"] = base.round().tolist()
+        t, info["color"] = _felt(rng, wh, cm_per_px)
+    elif kind == "wood":
+        t, info["color"] = _wood(rng, wh, cm_per_px)
     elif kind == "glass":
-        under = texture(rng, ["wood", "cloth", "felt"][rng.integers(3)], wh, cm_per_px)[0]
-        tint = _jit(rng, (60, 90, 80), 30)
-        t = under * 0.35 + tint * 0.45
-        for _ in range(int(rng.integers(1, 4))):  # reflections of windows and lamps
-            m = np.zeros((h, w), np.float32)
-            c = rng.uniform(0, 1, 2) * [w, h]
-            ax = (int(rng.uniform(0.05, 0.3) * w), int(rng.uniform(0.02, 0.15) * h))
-            cv2.ellipse(m, (int(c[0]), int(c[1])), ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
-            t += cv2.GaussianBlur(m, (0, 0), max(2, ax[1] * 0.5))[..., None] * rng.uniform(40, 120)
+        t = _glass(rng, wh, cm_per_px)
     elif kind == "cloth":
-        base = _jit(rng, FELT[rng.integers(len(FELT))], 40)
-        other = base * rng.uniform(0.3, 0.8) + _jit(rng, (220, 215, 200), 30) * rng.uniform(0.1, 0.6)
-        xx = np.arange(w, dtype=np.float32)[None, :] * cm_per_px
-        yy = np.arange(h, dtype=np.float32)[:, None] * cm_per_px
-        p = rng.uniform(1.5, 6)
-        style = rng.integers(3)
-        if style == 0:    # checks / plaid
-            m = ((np.sin(xx * 2 * np.pi / p) > 0.3).astype(np.float32) * 0.5 + (np.sin(yy * 2 * np.pi / p) > 0.3) * 0.5)
-        elif style == 1:  # stripes
-            m = (np.sin(xx * 2 * np.pi / p) > 0).astype(np.float32) * np.ones_like(yy)
-        else:             # scattered dots (a printed tablecloth)
-            m = (np.sin(xx * 2 * np.pi / p) * np.sin(yy * 2 * np.pi / p) > 0.7).astype(np.float32)
-        weave = 0.05 * np.sin(xx * 2 * np.pi / 0.15) * np.sin(yy * 2 * np.pi / 0.15)
-        t = (base * (1 - m[..., None]) + other * m[..., None]) * (1 + weave + 0.05 * _noise(rng, (h, w), ext / 10))[..., None]
+        t = _cloth(rng, wh, cm_per_px)
     else:  # stone / marble
-        base = _jit(rng, [(210, 205, 200), (60, 60, 65), (180, 170, 150)][rng.integers(3)], 15)
-        v = np.abs(_noise(rng, (h, w), ext / 20) + 0.5 * _noise(rng, (h, w), ext / 6))
-        t = base * (0.85 + 0.15 * np.clip(v, 0, 1))[..., None] - (v < 0.05)[..., None] * 60
+        t = _stone(rng, wh, cm_per_px)
     return t.astype(np.float32), info
+
+
+def _extent(wh: tuple[int, int], cm_per_px: float) -> float:
+    """The texture's larger side in cm: features are sized in cm."""
+    return max(wh) * cm_per_px
+
+
+def _felt(rng, wh, cm_per_px) -> tuple[np.ndarray, list]:
+    """Felt (and automatic tables' tops): a cloth colour, smooth shading and fibres; and the colour."""
+    w, h = wh
+    base = _jit(rng, FELT[rng.integers(len(FELT))], 15)
+    t = base * (1 + 0.06 * _noise(rng, (h, w), _extent(wh, cm_per_px) / 15))[..., None]
+    t = t + (rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(3, 9))[..., None]  # fibres
+    return t, base.round().tolist()
+
+
+def _wood(rng, wh, cm_per_px) -> tuple[np.ndarray, list]:
+    """Fine grain lines along x, slowly wandering, in planks; and the wood's colour."""
+    w, h = wh
+    ext = _extent(wh, cm_per_px)
+    base = _jit(rng, [(150, 100, 60), (110, 70, 40), (190, 150, 105), (80, 50, 30), (170, 120, 80)][rng.integers(5)], 15)
+    yy = np.arange(h, dtype=np.float32)[:, None] * cm_per_px
+    warp = _noise(rng, (h, w), ext / 30, stretch=6) * rng.uniform(0.5, 3) + _noise(rng, (h, w), ext / 4, stretch=8) * 0.3
+    freq = rng.uniform(4, 12)
+    ring = 0.5 + 0.5 * np.sin((yy + warp) * freq)
+    ring = ring ** rng.uniform(2, 6)  # thin dark late-wood lines on a lighter ground
+    t = base * (1.08 - 0.3 * ring)[..., None] * (1 + 0.1 * _noise(rng, (h, w), ext / 20, stretch=5))[..., None]
+    plank = rng.uniform(9, 30)
+    seams = (np.abs((yy[:, 0] % plank) - plank / 2) > plank / 2 - cm_per_px * 1.2)
+    t[seams] *= 0.55
+    return t, base.round().tolist()
+
+
+def _glass(rng, wh, cm_per_px) -> np.ndarray:
+    """A tinted glass top over wood, cloth or felt, with reflections of windows and lamps."""
+    w, h = wh
+    under = texture(rng, ["wood", "cloth", "felt"][rng.integers(3)], wh, cm_per_px)[0]
+    tint = _jit(rng, (60, 90, 80), 30)
+    t = under * 0.35 + tint * 0.45
+    for _ in range(int(rng.integers(1, 4))):  # reflections
+        m = np.zeros((h, w), np.float32)
+        c = rng.uniform(0, 1, 2) * [w, h]
+        ax = (int(rng.uniform(0.05, 0.3) * w), int(rng.uniform(0.02, 0.15) * h))
+        cv2.ellipse(m, (int(c[0]), int(c[1])), ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        t += cv2.GaussianBlur(m, (0, 0), max(2, ax[1] * 0.5))[..., None] * rng.uniform(40, 120)
+    return t
+
+
+def _cloth(rng, wh, cm_per_px) -> np.ndarray:
+    """A tablecloth: two colours in checks, stripes or dots, over a fine weave."""
+    w, h = wh
+    base = _jit(rng, FELT[rng.integers(len(FELT))], 40)
+    other = base * rng.uniform(0.3, 0.8) + _jit(rng, (220, 215, 200), 30) * rng.uniform(0.1, 0.6)
+    xx = np.arange(w, dtype=np.float32)[None, :] * cm_per_px
+    yy = np.arange(h, dtype=np.float32)[:, None] * cm_per_px
+    p = rng.uniform(1.5, 6)
+    m = _cloth_pattern(int(rng.integers(3)), xx, yy, p)
+    weave = 0.05 * np.sin(xx * 2 * np.pi / 0.15) * np.sin(yy * 2 * np.pi / 0.15)
+    shade = 1 + weave + 0.05 * _noise(rng, (h, w), _extent(wh, cm_per_px) / 10)
+    return (base * (1 - m[..., None]) + other * m[..., None]) * shade[..., None]
+
+
+def _cloth_pattern(style: int, xx: np.ndarray, yy: np.ndarray, period: float) -> np.ndarray:
+    """Where the cloth shows its second colour (0..1), in a pattern of `period` cm."""
+    if style == 0:  # checks / plaid
+        return ((np.sin(xx * 2 * np.pi / period) > 0.3).astype(np.float32) * 0.5
+                + (np.sin(yy * 2 * np.pi / period) > 0.3) * 0.5)
+    if style == 1:  # stripes
+        return (np.sin(xx * 2 * np.pi / period) > 0).astype(np.float32) * np.ones_like(yy)
+    # scattered dots (a printed tablecloth)
+    return (np.sin(xx * 2 * np.pi / period) * np.sin(yy * 2 * np.pi / period) > 0.7).astype(np.float32)
+
+
+def _stone(rng, wh, cm_per_px) -> np.ndarray:
+    """Stone or marble: light or dark, with soft veins."""
+    w, h = wh
+    ext = _extent(wh, cm_per_px)
+    base = _jit(rng, [(210, 205, 200), (60, 60, 65), (180, 170, 150)][rng.integers(3)], 15)
+    v = np.abs(_noise(rng, (h, w), ext / 20) + 0.5 * _noise(rng, (h, w), ext / 6))
+    return base * (0.85 + 0.15 * np.clip(v, 0, 1))[..., None] - (v < 0.05)[..., None] * 60
 
 
 def draw_table(rng, cam: Camera, centre: np.ndarray, side: float) -> tuple[np.ndarray, dict]:
