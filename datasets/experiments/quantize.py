@@ -105,10 +105,40 @@ def sha256(path: Path) -> str:
 
 def quantize(kind: str, source: Path, scenes: Path, out: Path) -> dict:
     """Write the int8 model of `source` to `out`; returns what its `quantized` metadata says."""
-    import onnx
+    import onnx  # noqa: F401 (here, so that without onnx it fails before any calibration work)
     import onnxruntime
+
+    recipe = RECIPES[kind]
+    samples = synth_samples(scenes)
+    if not samples:
+        raise SystemExit(f"{scenes}: no scenes to calibrate on")
+    batches = _calibration_inputs(kind, source, samples)
+    _quantize_static(source, out, recipe, batches)
+    info = {"kind": kind, "source_sha256": sha256(source), "calibration": recipe.calibration,
+            "keep_float": list(recipe.keep_float),
+            "weights": "int8 per channel, 7 bits", "activations": "uint8",
+            "calibration_scenes": f"{scenes.name} ({len(samples)} scenes)",
+            "calibration_inputs": int(sum(len(b) for b in batches)),
+            "onnxruntime": onnxruntime.__version__}
+    _set_metadata(out, info)
+    if out.stat().st_size > MAX_MODEL_BYTES:
+        raise SystemExit(f"{out}: {out.stat().st_size} bytes, over the 30 MB the repository keeps")
+    return info
+
+
+def _calibration_inputs(kind: str, source: Path, samples: list[Sample]) -> list[np.ndarray]:
+    """What the network of `kind` is calibrated on: finder_inputs or reader_inputs."""
+    if kind == "finder":
+        from vision.recognition.detector import Detector
+        return finder_inputs(samples, Detector(source).imgsz)
+    return reader_inputs(samples, source)
+
+
+def _quantize_static(source: Path, out: Path, recipe: Recipe, batches: list[np.ndarray]) -> None:
+    """Prepare `source` for the quantizer (shapes inferred, graph optimised) and write its
+    QDQ int8 model to `out`, calibrated on `batches`."""
+    import onnx
     from onnxruntime.quantization import (
-        CalibrationDataReader,
         CalibrationMethod,
         QuantFormat,
         QuantType,
@@ -116,15 +146,22 @@ def quantize(kind: str, source: Path, scenes: Path, out: Path) -> dict:
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    recipe = RECIPES[kind]
-    samples = synth_samples(scenes)
-    if not samples:
-        raise SystemExit(f"{scenes}: no scenes to calibrate on")
-    if kind == "finder":
-        from vision.recognition.detector import Detector
-        batches = finder_inputs(samples, Detector(source).imgsz)
-    else:
-        batches = reader_inputs(samples, source)
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = Path(tmp) / "prepared.onnx"
+        quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
+        graph = onnx.load(str(prepared)).graph
+        keep = [n.name for n in graph.node if n.name.startswith(recipe.keep_float)]
+        quantize_static(str(prepared), str(out), _calibration_reader(batches, graph.input[0].name),
+                        quant_format=QuantFormat.QDQ,
+                        per_channel=True, reduce_range=True, weight_type=QuantType.QInt8,
+                        activation_type=QuantType.QUInt8,
+                        calibrate_method=getattr(CalibrationMethod, recipe.calibration),
+                        nodes_to_exclude=keep)
+
+
+def _calibration_reader(batches: list[np.ndarray], input_name: str):
+    """`batches` as the quantizer reads them: one input of `input_name` a call."""
+    from onnxruntime.quantization import CalibrationDataReader
 
     class Batches(CalibrationDataReader):
         def __init__(self, input_name: str) -> None:
@@ -134,34 +171,21 @@ def quantize(kind: str, source: Path, scenes: Path, out: Path) -> dict:
             batch = next(self.left, None)
             return None if batch is None else {self.input_name: batch}
 
-    with tempfile.TemporaryDirectory() as tmp:
-        prepared = Path(tmp) / "prepared.onnx"
-        quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
-        graph = onnx.load(str(prepared)).graph
-        keep = [n.name for n in graph.node if n.name.startswith(recipe.keep_float)]
-        quantize_static(str(prepared), str(out), Batches(graph.input[0].name),
-                        quant_format=QuantFormat.QDQ,
-                        per_channel=True, reduce_range=True, weight_type=QuantType.QInt8,
-                        activation_type=QuantType.QUInt8,
-                        calibrate_method=getattr(CalibrationMethod, recipe.calibration),
-                        nodes_to_exclude=keep)
-    info = {"kind": kind, "source_sha256": sha256(source), "calibration": recipe.calibration,
-            "keep_float": list(recipe.keep_float),
-            "weights": "int8 per channel, 7 bits", "activations": "uint8",
-            "calibration_scenes": f"{scenes.name} ({len(samples)} scenes)",
-            "calibration_inputs": int(sum(len(b) for b in batches)),
-            "onnxruntime": onnxruntime.__version__}
-    model = onnx.load(str(out))
-    meta = {p.key: p.value for p in model.metadata_props
-            if not p.key.startswith("onnx.")}  # (onnx.*: the quantizer's own notes)
+    return Batches(input_name)
+
+
+def _set_metadata(path: Path, info: dict) -> None:
+    """The model at `path` keeps the source's metadata, less the quantizer's own notes
+    (onnx.*), and says how it was quantized (`info`, as JSON under `quantized`)."""
+    import onnx
+
+    model = onnx.load(str(path))
+    meta = {p.key: p.value for p in model.metadata_props if not p.key.startswith("onnx.")}
     meta["quantized"] = json.dumps(info, sort_keys=True)
     del model.metadata_props[:]
     for key, value in meta.items():
         model.metadata_props.add(key=key, value=value)
-    onnx.save(model, str(out))
-    if out.stat().st_size > MAX_MODEL_BYTES:
-        raise SystemExit(f"{out}: {out.stat().st_size} bytes, over the 30 MB the repository keeps")
-    return info
+    onnx.save(model, str(path))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -152,22 +152,15 @@ def validation(seed: int, extra_fonts: bool, n: int = 4096):
 
 
 def train(args) -> None:
+    """Train GlyphNet into RUN (args.run) for the planned steps (--steps, or as many as
+    --minutes allow at the speed of the first 50), logging and saving as it goes."""
     run = Path(args.run)
     run.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
     model = GlyphNet()
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=1e-5)
-    step, plan, spent = 0, args.steps, 0.0
-    if args.resume and (run / "last.pt").exists():
-        state = torch.load(run / "last.pt", weights_only=False)
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["opt"])
-        step, plan, spent = state["step"], state["plan"], state["spent"]
-        plan = max(plan, args.steps)  # more steps than planned: continue on the same cosine
-    windows = Windows(args.seed, step, args.batch, args.more_fonts, args.brush, args.scenes,
-                      args.scene_tiles, args.scene_share, args.bonus_tiles, args.bonus_batch)
-    loader = torch.utils.data.DataLoader(windows, batch_size=None,
-                                         num_workers=1, prefetch_factor=4)
+    step, plan, spent = _resume(run / "last.pt", model, opt, args)
+    loader = _loader(args, step)
     vx, vy = validation(args.seed, args.more_fonts)
     start, saved = time.time() - spent, time.time()
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -176,31 +169,75 @@ def train(args) -> None:
             plan = int(args.minutes * 60 / ((time.time() - start) / 50))
         if plan and step >= plan:
             break
-        lr = args.lr * 0.5 * (1 + np.cos(np.pi * min(1.0, step / max(plan, 1)))) if plan else args.lr
-        for g in opt.param_groups:
-            g["lr"] = lr
-        model.train()
-        loss = loss_fn(model(x).flatten(1), y)
-        if tiles is not None:
-            neg, pos = tile_loss(model, tiles)
-            loss = loss + args.bonus_neg * neg + args.bonus_pos * pos
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        lr = _learning_rate(args.lr, step, plan)
+        loss = _learn(model, opt, lr, loss_fn, (x, y, tiles), args)
         step += 1
-        if step % 200 == 0 or (plan and step >= plan):
-            model.eval()
-            with torch.no_grad():
-                acc = float((model(vx).flatten(1).argmax(1) == vy).float().mean())
+        last = bool(plan and step >= plan)
+        if step % 200 == 0 or last:
+            acc = _accuracy(model, vx, vy)
             line = {"step": step, "plan": plan, "loss": round(loss.item(), 4), "val_acc": round(acc, 4),
                     "lr": round(lr, 6), "minutes": round((time.time() - start) / 60, 2)}
             with open(run / "train.log", "a") as log:
                 print(json.dumps(line), file=log)
-        if time.time() - saved > 120 or (plan and step >= plan):
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
-                        "plan": plan, "spent": time.time() - start, "args": vars(args)},
-                       run / "last.pt")
+        if time.time() - saved > 120 or last:
+            _save(run / "last.pt", model, opt, step, plan, time.time() - start, args)
             saved = time.time()
+
+
+def _resume(path: Path, model: nn.Module, opt: torch.optim.Optimizer, args) -> tuple[int, int, float]:
+    """The step reached, the steps planned and the seconds spent: with --resume, those of the
+    checkpoint at `path` (its model and optimiser state loaded), else none yet."""
+    if not (args.resume and path.exists()):
+        return 0, args.steps, 0.0
+    state = torch.load(path, weights_only=False)
+    model.load_state_dict(state["model"])
+    opt.load_state_dict(state["opt"])
+    # more steps than planned: continue on the same cosine
+    return state["step"], max(state["plan"], args.steps), state["spent"]
+
+
+def _loader(args, step: int) -> torch.utils.data.DataLoader:
+    """Batches from `step` on, drawn in one worker process while the main one trains."""
+    windows = Windows(args.seed, step, args.batch, args.more_fonts, args.brush, args.scenes,
+                      args.scene_tiles, args.scene_share, args.bonus_tiles, args.bonus_batch)
+    return torch.utils.data.DataLoader(windows, batch_size=None,
+                                       num_workers=1, prefetch_factor=4)
+
+
+def _learning_rate(base: float, step: int, plan: int) -> float:
+    """Cosine from `base` down to 0 over the planned steps; `base` while none are planned."""
+    return base * 0.5 * (1 + np.cos(np.pi * min(1.0, step / max(plan, 1)))) if plan else base
+
+
+def _learn(model: nn.Module, opt: torch.optim.Optimizer, lr: float, loss_fn: nn.Module,
+           batch, args) -> torch.Tensor:
+    """One step of the optimiser at `lr` on a batch of Windows; the batch's loss."""
+    x, y, tiles = batch
+    for g in opt.param_groups:
+        g["lr"] = lr
+    model.train()
+    loss = loss_fn(model(x).flatten(1), y)
+    if tiles is not None:
+        neg, pos = tile_loss(model, tiles)
+        loss = loss + args.bonus_neg * neg + args.bonus_pos * pos
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def _accuracy(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
+    """The share of windows `x` the model reads as `y` (in evaluation mode)."""
+    model.eval()
+    with torch.no_grad():
+        return float((model(x).flatten(1).argmax(1) == y).float().mean())
+
+
+def _save(path: Path, model: nn.Module, opt: torch.optim.Optimizer, step: int, plan: int,
+          spent: float, args) -> None:
+    """A checkpoint to resume from (and to export): weights, optimiser, progress, options."""
+    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
+                "plan": plan, "spent": spent, "args": vars(args)}, path)
 
 
 class Probabilities(nn.Module):
