@@ -86,52 +86,80 @@ def shrunk(patches, i: int, tile_px: int, quality: int) -> tuple[np.ndarray, lis
 
 
 def test_sets(args, size: int, margin: float) -> dict[str, tuple[list, np.ndarray]]:
-    from datasets.real.crop_sources import (
-        camerash_crop_files,
-        camerash_patches,
-        scene_patches,
-    )
-    from vision.recognition.refine import square_crop
-    sets = {}
-    boxes = REPO_ROOT / "datasets" / "camerash_boxes.json"
-    if args.camerash:
-        patches = camerash_patches(args.camerash, boxes, held_out=True)
-        labels = np.array(patches.labels)
-        sets["camerash-box"] = ([patches.crop(i, size, margin) for i in range(len(patches))], labels)
-        images, file_labels, _ = camerash_crop_files(args.camerash, boxes, held_out=True)
-        sets["camerash-file"] = ([cv2.resize(im, (size, size), interpolation=cv2.INTER_AREA
-                                             if min(im.shape[:2]) > size else cv2.INTER_LINEAR)
-                                  for im in images], np.array(file_labels))
-        small = [shrunk(patches, i, 28, 60) for i in range(len(patches))]
-        sets["camerash-small"] = ([square_crop(im, box, size, margin) for im, box in small], labels)
+    """The test sets the options ask for, (crops, labels) by name in report order."""
+    sets = _camerash_sets(args.camerash, size, margin) if args.camerash else {}
     if args.synth:
+        from datasets.real.crop_sources import scene_patches
         patches = scene_patches(args.synth, held_out_designs=True)
-        sets["synth-scenes"] = ([patches.crop(i, size, margin) for i in range(len(patches))],
-                                np.array(patches.labels))
-    if args.rendered:
-        from datasets.synth.crop_render import FaceBank
-        from datasets.art.designs import select
-        bank = FaceBank(select(args.rendered_designs))
-        drawable = [c for c in range(len(class_names()))   # `back` (42) every design has
-                    if c >= bank.present.shape[1] or bank.present[:, c].any()]
-        labels = np.repeat(np.array(drawable), args.rendered)
-        sets["rendered"] = _rendered(bank, labels, [args.seed, 4242], size, margin)
-    if args.bonus_dev:
-        from datasets.synth.crop_render import BONUS_DEV_SEED0, FaceBank
-        bank = FaceBank([], bonus_sets=args.bonus_dev, bonus_seed0=BONUS_DEV_SEED0,
-                        white_sets=args.bonus_dev)
-        labels = np.repeat(np.array([*BONUS, class_names().index("5z")]), 12 * args.bonus_dev)
-        sets["bonus-dev"] = _rendered(bank, labels, [args.seed, 4343], size, margin)
-    for name, count, variants, seed in (("unseen-sets", args.unseen_sets, False, 4444),
-                                        ("unseen-variants", args.unseen_variants, True, 4545)):
+        sets["synth-scenes"] = (_crops(patches, size, margin), np.array(patches.labels))
+    # Drawn sets: name, how many were asked for, the salt of their seed, and their art and
+    # labels (made only when asked for).
+    drawn = (("rendered", args.rendered, 4242,
+              lambda: _design_art(args.rendered_designs, args.rendered)),
+             ("bonus-dev", args.bonus_dev, 4343, lambda: _bonus_dev_art(args.bonus_dev)),
+             ("unseen-sets", args.unseen_sets, 4444,
+              lambda: _unseen_art(args.unseen_sets, variants=False)),
+             ("unseen-variants", args.unseen_variants, 4545,
+              lambda: _unseen_art(args.unseen_variants, variants=True)))
+    for name, count, salt, art in drawn:
         if count:
-            from datasets.synth.crop_render import UNSEEN_SET_SEED0, FaceBank
-            bank = FaceBank([])
-            bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + count),
-                                     variants=variants)
-            labels = np.repeat(np.arange(len(class_names())), 20)
-            sets[name] = _rendered(bank, labels, [args.seed, seed], size, margin)
+            sets[name] = _rendered(*art(), [args.seed, salt], size, margin)
     return sets
+
+
+def _crops(patches, size: int, margin: float) -> list[np.ndarray]:
+    """Each labelled box cut as the refiner cuts a detection."""
+    return [patches.crop(i, size, margin) for i in range(len(patches))]
+
+
+def _camerash_sets(camerash: Path, size: int, margin: float) -> dict[str, tuple[list, np.ndarray]]:
+    """The held-out Camerash tiles three ways: cut from the photo by their box, the data
+    set's own crop files, and cut from the photo shrunk to a far tile's size."""
+    from datasets.real.crop_sources import camerash_crop_files, camerash_patches
+    from vision.recognition.refine import square_crop
+    boxes = REPO_ROOT / "datasets" / "camerash_boxes.json"
+    patches = camerash_patches(camerash, boxes, held_out=True)
+    labels = np.array(patches.labels)
+    sets = {"camerash-box": (_crops(patches, size, margin), labels)}
+    images, file_labels, _ = camerash_crop_files(camerash, boxes, held_out=True)
+    sets["camerash-file"] = ([_resized(im, size) for im in images], np.array(file_labels))
+    small = [shrunk(patches, i, 28, 60) for i in range(len(patches))]
+    sets["camerash-small"] = ([square_crop(im, box, size, margin) for im, box in small], labels)
+    return sets
+
+
+def _resized(image: np.ndarray, size: int) -> np.ndarray:
+    """A crop file at the classifier's size (area-averaged when shrunk)."""
+    interpolation = cv2.INTER_AREA if min(image.shape[:2]) > size else cv2.INTER_LINEAR
+    return cv2.resize(image, (size, size), interpolation=interpolation)
+
+
+def _design_art(designs: str, per_class: int):
+    """The art of these designs, and `per_class` labels of each class they draw and of
+    `back` (42), which every design has."""
+    from datasets.art.designs import select
+    from datasets.synth.crop_render import FaceBank
+    bank = FaceBank(select(designs))
+    drawable = [c for c in range(len(class_names()))
+                if c >= bank.present.shape[1] or bank.present[:, c].any()]
+    return bank, np.repeat(np.array(drawable), per_class)
+
+
+def _bonus_dev_art(sets: int):
+    """`sets` procedural bonus sets and white dragons never trained on, 12 labels of each
+    of their 9 tiles per set."""
+    from datasets.synth.crop_render import BONUS_DEV_SEED0, FaceBank
+    bank = FaceBank([], bonus_sets=sets, bonus_seed0=BONUS_DEV_SEED0, white_sets=sets)
+    return bank, np.repeat(np.array([*BONUS, class_names().index("5z")]), 12 * sets)
+
+
+def _unseen_art(sets: int, variants: bool):
+    """`sets` whole procedural sets never trained on (with their own arrangements of dots
+    and sticks when `variants`), 20 labels of each class."""
+    from datasets.synth.crop_render import UNSEEN_SET_SEED0, FaceBank
+    bank = FaceBank([])
+    bank.add_procedural_sets(range(UNSEEN_SET_SEED0, UNSEEN_SET_SEED0 + sets), variants=variants)
+    return bank, np.repeat(np.arange(len(class_names())), 20)
 
 
 def _rendered(bank, labels: np.ndarray, seed: list[int], size: int, margin: float
@@ -147,39 +175,13 @@ def paired(model: Path, detector: Path | None, synth: Path | None, camerash: Pat
     """Class of the same detections with and without the refiner: the refiner moves no box
     and changes no confidence, so both readings match the labelled tiles in the same pairs
     (IoU >= 0.5, confidence >= `conf`); count the pairs each reading gets right."""
-    from datasets.eval.metrics import match_tiles
-    from datasets.eval.samples import MAP_CONF, camerash_samples, run_reader, synth_samples
-    from datasets.real.camerash_boxes import BOXES_JSON
-    from vision.runtime import model_path
-    from vision.pipeline import TileReader
-    from vision.recognition.refine import CropClassifier, PassThrough
-    sets = []
-    if synth:
-        sets.append(("synthetic held-out designs", synth_samples(synth)))
-    if camerash:
-        sets.append(("Camerash held-out real photos",
-                     camerash_samples(camerash, BOXES_JSON)))
-    classifier = CropClassifier(model)
-
-    class SameDecode(PassThrough):  # the detector sees the same pixels in both readings
-        decode_min_side = classifier.decode_min_side
-
-    plain = TileReader(detector or model_path(), conf=MAP_CONF, refiner=SameDecode())
-    refined = TileReader(detector or model_path(), conf=MAP_CONF, refiner=classifier)
+    from datasets.eval.samples import run_reader
+    sets = _paired_sets(synth, camerash)
+    plain, refined = _plain_and_refined(model, detector)
     out = {}
     for name, samples in sets:
-        counts = Counter()
-        for sample, a, b in zip(samples, run_reader(plain, samples), run_reader(refined, samples)):
-            keep = a.confidence >= conf
-            assert np.array_equal(keep, b.confidence >= conf)
-            for p, g in match_tiles(a.xyxy[keep], a.confidence[keep], sample.xyxy):
-                truth = sample.class_id[g]
-                right_a, right_b = a.class_id[keep][p] == truth, b.class_id[keep][p] == truth
-                counts["pairs"] += 1
-                counts["detector_right"] += int(right_a)
-                counts["refined_right"] += int(right_b)
-                counts["fixed"] += int(right_b and not right_a)
-                counts["broken"] += int(right_a and not right_b)
+        counts = _pair_counts(samples, run_reader(plain, samples), run_reader(refined, samples),
+                              conf)
         out[name] = dict(counts) | {"conf": conf}
         n = max(1, counts["pairs"])
         print(f"{name}: {counts['pairs']} detections on a labelled tile (IoU >= 0.5, conf >= "
@@ -189,7 +191,66 @@ def paired(model: Path, detector: Path | None, synth: Path | None, camerash: Pat
     return out
 
 
+def _paired_sets(synth: Path | None, camerash: Path | None) -> list[tuple[str, list]]:
+    """(name, samples) of the held-out scenes and photos given."""
+    from datasets.eval.samples import camerash_samples, synth_samples
+    from datasets.real.camerash_boxes import BOXES_JSON
+    sets = []
+    if synth:
+        sets.append(("synthetic held-out designs", synth_samples(synth)))
+    if camerash:
+        sets.append(("Camerash held-out real photos", camerash_samples(camerash, BOXES_JSON)))
+    return sets
+
+
+def _plain_and_refined(model: Path, detector: Path | None):
+    """Two readers of the same detector: one keeps its classes, one refines them with the
+    classifier `model`."""
+    from datasets.eval.samples import MAP_CONF
+    from vision.pipeline import TileReader
+    from vision.recognition.refine import CropClassifier, PassThrough
+    from vision.runtime import model_path
+    classifier = CropClassifier(model)
+
+    class SameDecode(PassThrough):  # the detector sees the same pixels in both readings
+        decode_min_side = classifier.decode_min_side
+
+    return (TileReader(detector or model_path(), conf=MAP_CONF, refiner=SameDecode()),
+            TileReader(detector or model_path(), conf=MAP_CONF, refiner=classifier))
+
+
+def _pair_counts(samples, plain, refined, conf: float) -> Counter:
+    """Over the detections at `conf` or more on a labelled tile: how many, how many each
+    reading gets right, and how many the refiner fixes and breaks."""
+    from datasets.eval.metrics import match_tiles
+    counts = Counter()
+    for sample, a, b in zip(samples, plain, refined):
+        keep = a.confidence >= conf
+        assert np.array_equal(keep, b.confidence >= conf)
+        for p, g in match_tiles(a.xyxy[keep], a.confidence[keep], sample.xyxy):
+            truth = sample.class_id[g]
+            right_a, right_b = a.class_id[keep][p] == truth, b.class_id[keep][p] == truth
+            counts.update(pairs=1, detector_right=int(right_a), refined_right=int(right_b),
+                          fixed=int(right_b and not right_a), broken=int(right_a and not right_b))
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    cv2.setNumThreads(args.threads)
+    from vision.recognition.refine import CropClassifier
+    classifier = CropClassifier(args.model, threads=args.threads, upside_down=args.upside_down)
+    sets = test_sets(args, classifier.size, classifier.margin)
+    report = {"model": str(args.model), "sets": _scored(classifier, sets)}
+    if args.paired:
+        report["paired"] = paired(args.model, args.detector, args.synth, args.camerash,
+                                  args.paired_conf)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=Path, default=REPO_ROOT / "models" / "tile_classifier.onnx")
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
@@ -213,27 +274,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paired-conf", type=float, default=0.001)
     parser.add_argument("--detector", type=Path, help="detector ONNX for --paired")
     parser.add_argument("--json", type=Path)
-    args = parser.parse_args(argv)
-    cv2.setNumThreads(args.threads)
-    from vision.recognition.refine import CropClassifier
-    classifier = CropClassifier(args.model, threads=args.threads, upside_down=args.upside_down)
-    report = {"model": str(args.model), "sets": {}}
-    for name, (crops, labels) in test_sets(args, classifier.size, classifier.margin).items():
+    return parser
+
+
+def _scored(classifier, sets: dict) -> dict:
+    """Each set's scores, printed as it is read with its weakest classes and commonest
+    confusions."""
+    out = {}
+    for name, (crops, labels) in sets.items():
         start = time.time()
-        result = scores(classify(classifier, crops), labels)
-        report["sets"][name] = result
+        result = out[name] = scores(classify(classifier, crops), labels)
         worst = sorted((v, k) for k, v in result["per_class"].items())[:6]
         print(f"{name}: {result['n']} crops, accuracy {result['accuracy']:.3f} (suits and "
               f"honours {result['suit_honour']}, bonus {result['bonus']}, back "
               f"{result['back']}) in {time.time() - start:.1f} s; weakest: "
               + ", ".join(f"{k} {v:.2f}" for v, k in worst)
               + "; confusions: " + ", ".join(f"{t}->{p} x{n}" for t, p, n in result["confusions"][:8]))
-    if args.paired:
-        report["paired"] = paired(args.model, args.detector, args.synth, args.camerash,
-                                  args.paired_conf)
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1) + "\n")
-    return 0
+    return out
 
 
 if __name__ == "__main__":

@@ -54,7 +54,6 @@ from vision.runtime import DEFAULT_CLASSIFIER_PATH
 from vision.types import Detections
 
 
-
 def read_tiles(classifier: CropClassifier, glyphs: GlyphReader, tiles) -> dict:
     """Per tile (image, box): the classifier's probabilities, the glyphs seen and where, and
     the tile's legibility."""
@@ -155,6 +154,32 @@ def false_numbers(glyphs: GlyphReader, tiles, labels) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        options = _weight_options(args.weights)
+    except ValueError:
+        print("error: --weights takes three numbers, e.g. 0.7,0.7,0.35", file=sys.stderr)
+        return 2
+    classifier, glyphs = _app_readers(args.glyphs)
+    names = list(classifier.names)
+    sources = _drawn_sources(args)
+    result = {}
+    for folder in args.scenes:  # each folder's scenes read once, both kinds of tile cut
+        bonus, no_glyph = _scene_cuts(folder, names)
+        name = f"scenes {folder.name} no-glyph tiles"
+        result[name] = false_numbers(glyphs, *no_glyph)
+        print(name, json.dumps(result[name]), flush=True)
+        sources[f"scenes {folder.name}"] = bonus
+    for name, (tiles, labels) in sources.items():
+        read = read_tiles(classifier, glyphs, tiles)
+        result[name] = _figures(read, labels, glyphs, names, options)
+        print(name, json.dumps(result[name]), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--camerash", type=Path, default=None)
     parser.add_argument("--sets", type=int, default=100)
@@ -167,48 +192,58 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", action="append", default=None,
                         help="number,character,side weights; again for more")
     parser.add_argument("--json", type=Path, default=None)
-    args = parser.parse_args(argv)
-    try:
-        options = [tuple(float(w) for w in text.split(",")) for text in
-                   (args.weights or [f"{WEIGHT_NUMBER},{WEIGHT_CHAR},{WEIGHT_SIDE}"])]
-        if any(len(w) != 3 for w in options):
-            raise ValueError
-    except ValueError:
-        print("error: --weights takes three numbers, e.g. 0.7,0.7,0.35", file=sys.stderr)
-        return 2
+    return parser
+
+
+def _weight_options(texts: list[str] | None) -> list[tuple[float, ...]]:
+    """The (number, character, side) evidence weights to try, the app's when none are
+    given; ValueError when one is not three numbers."""
+    options = [tuple(float(w) for w in text.split(",")) for text in
+               (texts or [f"{WEIGHT_NUMBER},{WEIGHT_CHAR},{WEIGHT_SIDE}"])]
+    if any(len(w) != 3 for w in options):
+        raise ValueError("expected three numbers")
+    return options
+
+
+def _app_readers(glyph_model: Path | None) -> tuple[CropClassifier, GlyphReader]:
+    """The crop classifier as the app reads (vision.recognition.refine.default_refiner: the
+    views its metadata names), and this glyph reader or the committed one."""
     classifier = CropClassifier(DEFAULT_CLASSIFIER_PATH, mode="reader")
-    classifier.set_views(classifier.views)  # as the app reads (vision.recognition.refine.default_refiner)
-    glyphs = GlyphReader(args.glyphs) if args.glyphs else GlyphReader()
-    names = list(classifier.names)
-    legible = (LEGIBLE[0] + LEGIBLE[1]) / 2
+    classifier.set_views(classifier.views)
+    glyphs = GlyphReader(glyph_model) if glyph_model else GlyphReader()
+    return classifier, glyphs
+
+
+def _drawn_sources(args) -> dict:
+    """(tiles, labels) by source name: the Camerash flowers and seasons, and the procedural
+    sets as drawn and flipped."""
     sources = {}
     if args.camerash:
         sources["real"] = real_tiles(args.camerash)
     if args.sets:
-        sources["procedural as drawn"] = procedural_tiles(args.sets, False, args.min_side,
-                                                          args.seed)
-        sources["procedural flipped"] = procedural_tiles(args.sets, True, args.min_side,
-                                                         args.seed)
-    result = {}
-    for folder in args.scenes:  # each folder's scenes read once, both kinds of tile cut
-        tiles, labels = scene_tiles(folder, BONUS_CODES + NO_GLYPH_CODES, legible)
-        bonus = [names[c] in BONUS_CODES for c in labels]
-        name = f"scenes {folder.name} no-glyph tiles"
-        result[name] = false_numbers(glyphs, *pick(tiles, labels, [not b for b in bonus]))
-        print(name, json.dumps(result[name]), flush=True)
-        sources[f"scenes {folder.name}"] = pick(tiles, labels, bonus)
-    for name, (tiles, labels) in sources.items():
-        read = read_tiles(classifier, glyphs, tiles)
-        result[name] = {"tiles": len(labels),
-                        "classifier": int((read["probs"].argmax(axis=1) == labels).sum()),
-                        **numbers(read, labels, glyphs, names)}
-        for weights in options:
-            key = ",".join(f"{w:g}" for w in weights)
-            result[name][key] = right(read, labels, glyphs, names, weights)
-        print(name, json.dumps(result[name]), flush=True)
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
-    return 0
+        for name, flip in (("procedural as drawn", False), ("procedural flipped", True)):
+            sources[name] = procedural_tiles(args.sets, flip, args.min_side, args.seed)
+    return sources
+
+
+def _scene_cuts(folder: Path, names) -> tuple[tuple[list, list], tuple[list, list]]:
+    """The (tiles, labels) of the scenes' flowers and seasons, and of their tiles that print
+    no glyph, those legible as the app decodes them."""
+    legible = (LEGIBLE[0] + LEGIBLE[1]) / 2
+    tiles, labels = scene_tiles(folder, BONUS_CODES + NO_GLYPH_CODES, legible)
+    bonus = [names[c] in BONUS_CODES for c in labels]
+    return pick(tiles, labels, bonus), pick(tiles, labels, [not b for b in bonus])
+
+
+def _figures(read: dict, labels, glyphs: GlyphReader, names, options) -> dict:
+    """One source's figures: its tiles, those the classifier reads right alone, the numbers
+    seen, and the tiles read right with each of the weight `options`."""
+    out = {"tiles": len(labels),
+           "classifier": int((read["probs"].argmax(axis=1) == labels).sum()),
+           **numbers(read, labels, glyphs, names)}
+    for weights in options:
+        out[",".join(f"{w:g}" for w in weights)] = right(read, labels, glyphs, names, weights)
+    return out
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ def measure(reader, samples) -> list[float | None]:
 
 def summary(values: list[float | None], grid=GRID) -> dict:
     measured = np.array([v for v in values if v is not None])
-    out = {"photos": len(values), "measured": int(len(measured))}
+    out = {"photos": len(values), "measured": len(measured)}
     if len(measured):
         out["spread"] = {k: round(float(np.percentile(measured, q)), 4)
                          for k, q in (("min", 0), ("p10", 10), ("median", 50), ("max", 100))}
@@ -64,6 +64,21 @@ def summary(values: list[float | None], grid=GRID) -> dict:
 
 
 def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    blurs, grid = _blurs_and_grid(parser, args)
+    if args.side is not None:
+        _measure_from(parser, args.side)
+    sets = _photo_sets(args)
+    if not sets:
+        parser.error("give --camerash and/or --synth")
+    report = _blurred_report(sets, blurs, grid)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--camerash", type=Path, help="folder of the Camerash data set")
     parser.add_argument("--camerash-training", action="store_true",
@@ -77,24 +92,39 @@ def main(argv=None) -> int:
     parser.add_argument("--side", type=int, default=None,
                         help="measure tiles from this short side up (vision.sharpness.SHARP_SIDE)")
     parser.add_argument("--json", type=Path)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _blurs_and_grid(parser, args) -> tuple[list[float], list[float]]:
+    """`--blur` and `--grid` as numbers; a bad one ends the run with a usage error."""
     try:
-        blurs, grid = numbers(args.blur), numbers(args.grid)
+        return numbers(args.blur), numbers(args.grid)
     except ValueError as exc:
         parser.error(str(exc))
-    if args.side is not None:
-        if args.side < 8:
-            parser.error(f"--side {args.side}: expected 8 pixels or more")
-        import vision.sharpness
-        vision.sharpness.SHARP_SIDE = args.side
-    from datasets.eval.samples import camerash_samples, reshot, synth_samples
-    from vision.pipeline import TileReader
+
+
+def _measure_from(parser, side: int) -> None:
+    """Measure tiles from `side` pixels up: vision.sharpness reads SHARP_SIDE when it measures."""
+    if side < 8:
+        parser.error(f"--side {side}: expected 8 pixels or more")
+    import vision.sharpness
+    vision.sharpness.SHARP_SIDE = side
+
+
+def _photo_sets(args) -> dict:
+    """The photos to measure by set name: each `--synth` folder, then the Camerash photos."""
+    from datasets.eval.samples import camerash_samples, synth_samples
     sets = {str(folder): synth_samples(folder) for folder in args.synth}
     if args.camerash:
         name = "Camerash " + ("training" if args.camerash_training else "held-out")
         sets[name] = camerash_samples(args.camerash, args.boxes, not args.camerash_training)
-    if not sets:
-        parser.error("give --camerash and/or --synth")
+    return sets
+
+
+def _blurred_report(sets: dict, blurs: list[float], grid: list[float]) -> dict:
+    """Each set's summary at each blur, printed as it comes."""
+    from datasets.eval.samples import reshot
+    from vision.pipeline import TileReader
     reader = TileReader()
     report = {}
     for name, samples in sets.items():
@@ -104,9 +134,7 @@ def main(argv=None) -> int:
                 result = summary(measure(reader, shot), grid)
             report[f"{name}, blur {blur:g}"] = result
             print(f"{name}, blur {blur:g}: {json.dumps(result)}", flush=True)
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1) + "\n")
-    return 0
+    return report
 
 
 if __name__ == "__main__":

@@ -21,15 +21,17 @@ import numpy as np
 from vision.runtime import DEFAULT_CLASSIFIER_PATH
 
 
+def _seconds(call) -> float:
+    """Wall seconds of one `call()`."""
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
 def _median_seconds(call, repeat: int) -> float:
     """Median wall seconds of `call()` over `repeat` runs, after one to warm up."""
     call()
-    seconds = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        seconds.append(time.perf_counter() - start)
-    return float(np.median(seconds))
+    return float(np.median([_seconds(call) for _ in range(repeat)]))
 
 
 def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict:
@@ -38,58 +40,83 @@ def timing(model: Path, detector: Path | None, photo: Path, repeat: int) -> dict
     glyphs and one set), and of its parts: the finder on the decoded photo (letterbox, ONNX,
     NMS, and the second look at small tiles of vision/recognition/zoom.py) and the model's own ONNX
     call, one pass."""
-    from vision.runtime import model_path
     from vision.pipeline import TileReader
     from vision.recognition.refine import default_refiner
-    out = {"photo": str(photo)}
+    from vision.runtime import model_path
     refiner = default_refiner(model)
     reader = TileReader(detector or model_path(), refiner=refiner)
+    pipeline, rgb = _time_pipeline(reader, photo, repeat)
+    out = {"photo": str(photo), **pipeline}
+    # The parts alone on boxes of a tile's size (a tenth of the short side tall), whatever
+    # the detector finds in the photo.
+    tile_h = min(rgb.shape[:2]) / 10
+    if reader.stacking is not None:
+        out["stack_4_lines_s"] = _time_stacking(reader.stacking, rgb, tile_h, repeat)
+    for count in (20, 40):
+        out[f"refine_{count}_tiles_s"] = _time_refine(refiner, reader.names, rgb, tile_h, count,
+                                                      repeat)
+    return out
+
+
+def _time_pipeline(reader, photo: Path, repeat: int) -> tuple[dict, np.ndarray]:
+    """The whole read of `photo` and the finder's share of it, printed; with the decoded
+    photo the parts are then timed on."""
     reader.read(photo)  # warm-up
     seconds = [reader.read(photo).seconds for _ in range(repeat)]
     found = reader.read(photo)
     rgb = found.photo.rgb
-    det = reader.detector
-    detect_s, model_s = [], []
-    blob = det.prepare(rgb)[0]
-    for _ in range(repeat):
-        start = time.perf_counter()
-        reader.find(rgb)
-        detect_s.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        det.session.run(None, {det.input_name: blob})
-        model_s.append(time.perf_counter() - start)
-    out["pipeline"] = {"median_s": round(float(np.median(seconds)), 4),
-                       "p90_s": round(float(np.percentile(seconds, 90)), 4),
-                       "tiles": len(found.detections), "decoded": list(rgb.shape[:2]),
-                       "full": [found.photo.height, found.photo.width]}
-    out["detect_on_decoded_s"] = round(float(np.median(detect_s)), 4)
-    out["model_alone_s"] = round(float(np.median(model_s)), 4)
+    detect_s, model_s = _time_finder(reader, rgb, repeat)
+    full = [found.photo.height, found.photo.width]
+    times = {"pipeline": {"median_s": round(float(np.median(seconds)), 4),
+                          "p90_s": round(float(np.percentile(seconds, 90)), 4),
+                          "tiles": len(found.detections), "decoded": list(rgb.shape[:2]),
+                          "full": full},
+             "detect_on_decoded_s": round(float(np.median(detect_s)), 4),
+             "model_alone_s": round(float(np.median(model_s)), 4)}
     print(f"pipeline: median {np.median(seconds) * 1000:.0f} ms, p90 "
           f"{np.percentile(seconds, 90) * 1000:.0f} ms, {len(found.detections)} tiles, decoded "
-          f"{list(rgb.shape[:2])} of {out['pipeline']['full']}; finder on the decoded photo, "
+          f"{list(rgb.shape[:2])} of {full}; finder on the decoded photo, "
           f"with its second look at small tiles, {np.median(detect_s) * 1000:.0f} ms; the "
           f"model's ONNX call {np.median(model_s) * 1000:.0f} ms a pass")
+    return times, rgb
+
+
+def _time_finder(reader, rgb: np.ndarray, repeat: int) -> tuple[list[float], list[float]]:
+    """Seconds of `repeat` finds on the decoded photo and, in turn with each, of the
+    detector's ONNX call alone on its letterboxed blob."""
+    det = reader.detector
+    blob = det.prepare(rgb)[0]
+    detect_s, model_s = [], []
+    for _ in range(repeat):
+        detect_s.append(_seconds(lambda: reader.find(rgb)))
+        model_s.append(_seconds(lambda: det.session.run(None, {det.input_name: blob})))
+    return detect_s, model_s
+
+
+def _time_stacking(stacking, rgb: np.ndarray, tile_h: float, repeat: int) -> float:
+    """The stack classifier alone on four lines of three like tiles (two rows of six boxes),
+    printed; rounded median seconds."""
+    boxes = np.array([[k * tile_h * 0.8, y, k * tile_h * 0.8 + tile_h * 0.75, y + tile_h]
+                      for y in (0, 2 * tile_h) for k in range(6)], np.float32)
+    codes = [code for code in ("1m", "2p", "3s", "4z") for _ in range(3)]
+    median = _median_seconds(lambda: stacking.on_top(rgb, boxes, codes), repeat)
+    print(f"stack classifier alone, 4 lines of three like tiles: median {median * 1000:.1f} ms")
+    return round(median, 4)
+
+
+def _time_refine(refiner, names, rgb: np.ndarray, tile_h: float, count: int,
+                 repeat: int) -> float:
+    """The refine step alone on `count` boxes of a tile's size spread over the photo,
+    printed; rounded median seconds."""
     from vision.types import Detections
     h, w = rgb.shape[:2]
-    tile_h = min(h, w) / 10
-    if reader.stacking is not None:  # the stack classifier: four pungs' worth of lines
-        boxes = np.array([[k * tile_h * 0.8, y, k * tile_h * 0.8 + tile_h * 0.75, y + tile_h]
-                          for y in (0, 2 * tile_h) for k in range(6)], np.float32)
-        codes = [code for code in ("1m", "2p", "3s", "4z") for _ in range(3)]
-        median = _median_seconds(lambda: reader.stacking.on_top(rgb, boxes, codes), repeat)
-        out["stack_4_lines_s"] = round(median, 4)
-        print(f"stack classifier alone, 4 lines of three like tiles: median {median * 1000:.1f} ms")
-    # The refine step alone for a hand's worth of tiles, whatever the detector finds: boxes
-    # of a tile's size (a tenth of the short side tall) spread over the decoded photo.
-    for count in (20, 40):
-        xs = np.linspace(0, w - tile_h, count)
-        ys = np.linspace(0, h - tile_h, count)
-        boxes = np.stack([xs, ys, xs + tile_h * 0.75, ys + tile_h], axis=1)
-        dets = Detections(boxes, np.zeros(count, np.int64), np.full(count, 0.3), reader.names)
-        median = _median_seconds(lambda dets=dets: refiner.refine(rgb, dets), repeat)
-        out[f"refine_{count}_tiles_s"] = round(median, 4)
-        print(f"refine alone, {count} tiles of {tile_h:.0f} px: median {median * 1000:.1f} ms")
-    return out
+    xs = np.linspace(0, w - tile_h, count)
+    ys = np.linspace(0, h - tile_h, count)
+    boxes = np.stack([xs, ys, xs + tile_h * 0.75, ys + tile_h], axis=1)
+    dets = Detections(boxes, np.zeros(count, np.int64), np.full(count, 0.3), names)
+    median = _median_seconds(lambda: refiner.refine(rgb, dets), repeat)
+    print(f"refine alone, {count} tiles of {tile_h:.0f} px: median {median * 1000:.1f} ms")
+    return round(median, 4)
 
 
 def main(argv: list[str] | None = None) -> int:
