@@ -115,9 +115,9 @@ def _crops(patches, size: int, margin: float) -> list[np.ndarray]:
 def _camerash_sets(camerash: Path, size: int, margin: float) -> dict[str, tuple[list, np.ndarray]]:
     """The held-out Camerash tiles three ways: cut from the photo by their box, the data
     set's own crop files, and cut from the photo shrunk to a far tile's size."""
+    from datasets.real.camerash_boxes import BOXES_JSON as boxes
     from datasets.real.crop_sources import camerash_crop_files, camerash_patches
     from vision.recognition.refine import square_crop
-    boxes = REPO_ROOT / "datasets" / "camerash_boxes.json"
     patches = camerash_patches(camerash, boxes, held_out=True)
     labels = np.array(patches.labels)
     sets = {"camerash-box": (_crops(patches, size, margin), labels)}
