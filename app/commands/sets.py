@@ -1,6 +1,6 @@
 """`mahjong-lens sets [--json]`: the tile sets taught (name, examples per class, when last
-taught, and the fixes learnt: the examples the reader alone reads otherwise, as
-"read as>is": count); `mahjong-lens sets --delete NAME` removes one, and
+taught, the faces not seen yet, and the fixes learnt: the examples the reader alone reads
+otherwise, as "read as>is": count); `mahjong-lens sets --delete NAME` removes one, and
 `mahjong-lens sets --forget NAME READ CODE` forgets a fix made by mistake (the set's
 examples the reader reads as READ that are CODE). A damaged set is listed with its
 one-line reason."""
@@ -10,6 +10,7 @@ import json
 import time
 
 from app.i18n import _, ngettext
+from scoring.tiles import format_tiles
 
 
 def add_parser(sub) -> None:
@@ -27,7 +28,7 @@ def add_parser(sub) -> None:
 def summary_to_json(summary) -> dict:
     return {"name": summary.name, "examples": summary.examples,
             "tiles": sum(summary.examples.values()), "last_taught": _iso(summary.last_taught),
-            "corrected": summary.corrected, "error": summary.error}
+            "unseen": list(summary.unseen), "corrected": summary.corrected, "error": summary.error}
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -56,8 +57,15 @@ def run(args) -> int:
         else:
             print(_("{name}: {tiles} examples of {classes} tiles, last taught {when}").format(
                 name=summary.name, tiles=line["tiles"], classes=len(summary.examples),
-                when=line["last_taught"]) + _fixes(summary.corrected))
+                when=line["last_taught"]) + _unseen(summary.unseen) + _fixes(summary.corrected))
     return 0
+
+
+def _unseen(codes: tuple[str, ...]) -> str:
+    if not codes:
+        return ""
+    return "; " + _("not seen yet: {tiles}").format(
+        tiles=format_tiles(list(codes), honours_as_letters=False))
 
 
 def _fixes(corrected: dict[str, int]) -> str:

@@ -18,7 +18,7 @@ from PIL import Image, ImageOps
 from app import i18n, recognise
 from app.i18n import N_, _, ngettext
 from app.i18n.messages import translate
-from app.tiles_art import tile_png
+from app.tiles_art import strip_png, tile_png
 from scoring.errors import one_line
 from scoring.tiles import TILES, parse_tiles
 from vision.tileset import (check_name, delete_set, forget_correction, list_sets, read_sheet,
@@ -284,6 +284,8 @@ def render_sets() -> None:
                 st.markdown(f"**{literal(summary.name)}** · " + ngettext(
                     "{count} example of {tiles} tiles", "{count} examples of {tiles} tiles",
                     total).format(count=total, tiles=len(summary.examples)) + f" · {when}")
+            if summary.unseen:
+                _render_unseen(summary.unseen)
             if summary.corrected:
                 _render_fixes(summary)
             with st.popover(_("Delete"), icon=":material/delete:"):
@@ -291,6 +293,19 @@ def render_sets() -> None:
                     name=summary.name))
                 st.button(_("Delete it"), key=f"delete__{summary.name}", type="primary",
                           on_click=on_delete, args=(summary.name,))
+
+
+def _render_unseen(codes: tuple[str, ...]) -> None:
+    """The faces a set has no example of, a suit a row: read as the reader alone reads them
+    until a photo of them is taught or a hand holding them is added."""
+    with st.popover(ngettext("{count} tile not seen yet", "{count} tiles not seen yet",
+                             len(codes)).format(count=len(codes)), icon=":material/help:"):
+        st.caption(_("No example of these yet: they are read as without a set until a photo "
+                     "of them is taught or a hand with them is added to the ledger."))
+        for suit in "mpszf":
+            row = tuple(c for c in codes if c[1] == suit)
+            if row:
+                st.image(strip_png(row, height=36))
 
 
 def _render_fixes(summary) -> None:

@@ -253,6 +253,23 @@ def test_a_fix_made_by_mistake_is_forgotten_from_the_tile_sets_page(data_dir, mo
     assert keys_of(at, "forget__Jade__9s>8s") and not keys_of(at, "forget__Jade__9s>7s")
 
 
+def test_the_tile_sets_page_says_which_tiles_a_set_has_not_seen_yet(data_dir):
+    """A set learnt from hands lacks the faces no hand has held (flowers most of all): the
+    page counts them and shows them, a suit a row, so that the player knows what to teach."""
+    import numpy as np
+    from streamlit.testing.v1 import AppTest
+    from vision.tileset import TileSet, save_set
+    feats = np.ones((2, 3, 4), np.float32) / 2
+    save_set(TileSet("Jade", np.ones(4, np.float32)).add(["8s", "1m"], feats, feats, "hand:1"),
+             data_dir)
+    at = AppTest.from_string(TEACH_PAGE, default_timeout=60)
+    at.run()
+    unseen = [p for p in at.get("popover") if p.proto.popover.label == "40 tiles not seen yet"]
+    assert len(unseen) == 1
+    shown = [type(c).__name__ for c in unseen[0].children.values()]
+    assert shown == ["Caption"] + ["Image"] * 5  # characters, dots, bamboo, honours, bonus
+
+
 def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_png, data_dir):
     at = _read_sheet(teach_page, sheet_png)
     cells = sorted((s for s in at.selectbox if s.key.startswith("teach_code__")),

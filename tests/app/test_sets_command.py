@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from app.cli import main
+from scoring.tiles import TILES
 from vision.runtime import DEFAULT_CLASSIFIER_PATH
 from vision.tileset.store import TileSet, save_set, set_path
 
@@ -25,9 +26,28 @@ def test_sets_json_lists_examples_per_class_and_when_last_taught(tmp_path, capsy
     broken.write_bytes(b"not a set")
     assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    unseen = [c for c in TILES if c not in ("1m", "5f")]
     assert lines[0] == {"name": "home", "examples": {"1m": 2, "5f": 1}, "tiles": 3,
-                        "last_taught": "2027-01-15T08:00:00Z", "corrected": {}, "error": None}
+                        "last_taught": "2027-01-15T08:00:00Z", "unseen": unseen,
+                        "corrected": {}, "error": None}
     assert lines[1]["name"] == "old" and "damaged" in lines[1]["error"]
+    assert lines[1]["unseen"] == []  # nothing is known of a damaged set
+
+
+def test_sets_say_which_tiles_a_set_has_not_seen_yet(tmp_path, capsys):
+    """A set read as the reader alone reads what it lacks: the player sees what to teach."""
+    feats = np.eye(40, 8, dtype=np.float32)
+    everything_but = [c for c in TILES if c not in ("3p", "7z", "2f")]
+    save_set(TileSet("home", np.ones(8, np.float32)).add(everything_but, feats[:39], feats[:39],
+                                                         "sheet"), tmp_path)
+    assert main(["sets", "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("; not seen yet: 3p7z2f")
+    save_set(TileSet("all", np.ones(8, np.float32)).add(list(TILES), np.eye(42, 8, dtype=np.float32),
+                                                        np.eye(42, 8, dtype=np.float32), "sheet"),
+             tmp_path)
+    assert main(["sets", "--data-dir", str(tmp_path)]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("all:"))
+    assert "not seen" not in line
 
 
 def test_sets_json_lists_the_corrections_a_set_learnt(tmp_path, capsys):

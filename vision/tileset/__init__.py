@@ -10,7 +10,7 @@ API for the page and the commands (all errors are `TileSetError`, a ValueError w
 Sets on disk (`data`: the data folder, as vision.runtime.data_dir: --data-dir,
 $MAHJONG_LENS_DATA, ~/.mahjong-lens; the sets live in its `tilesets/`):
     check_name(name) -> str                       a name, never a path
-    list_sets(data=None) -> list[SetSummary]      name, examples per class, last_taught, error
+    list_sets(data=None) -> list[SetSummary]      name, examples per class, last_taught, unseen, error
     load_set(name, data=None, probe=None) -> TileSet   damaged / other model: TileSetError
     delete_set(name, data=None)                   (at most MAX_SETS sets in a folder)
     forget_correction(name, read, code, data=None) -> int   a fix made by mistake

@@ -187,6 +187,12 @@ class SetSummary:
     error: str | None = None  # a damaged file is listed with its one-line reason
     corrected: dict[str, int] = field(default_factory=dict)  # TileSet.corrected
 
+    @property
+    def unseen(self) -> tuple[str, ...]:
+        """The faces the set holds no example of, which it reads as the reader alone does
+        (none for a damaged set: nothing is known of it)."""
+        return () if self.error else tuple(c for c in TILES if c not in self.examples)
+
 
 _UPDATING = threading.Lock()
 LOCK_FILE = ".lock"
