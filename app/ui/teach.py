@@ -20,7 +20,7 @@ from app.i18n import N_, _, ngettext
 from app.i18n.messages import translate
 from app.tiles_art import strip_png, tile_png
 from scoring.errors import one_line
-from scoring.tiles import TILES, parse_tiles
+from scoring.tiles import TILES, format_tiles, parse_tiles
 from vision.tileset import (check_name, delete_set, forget_correction, list_sets, read_sheet,
                             save_sheet)
 
@@ -32,6 +32,8 @@ from .literal import literal
 SHEET_ROWS = ("123456789m", "123456789p", "123456789s", "1234567z", "12345678f")
 SHEET_CODES = " ".join(SHEET_ROWS)
 MODES = (N_("Camera"), N_("Upload"))
+MAX_CODES = 400     # the longest CODES typed on the page (a 144-tile grid in rows is ~200)
+DRAWN_ROWS, DRAWN_ROW = 12, 18  # typed rows up to this many, this long, are drawn as the sheet
 CROP_SIDE = 56      # a found tile as shown above its code: four to a row on a phone
 CELL_WIDTH = 76      # its code menu still shows the code whole ("1m")
 # a tile the reader alone reads as another code is framed in the page's doubtful orange
@@ -46,7 +48,20 @@ def data_folder():
     return data_dir(page_args(sys.argv[1:]).data_dir)
 
 
-@st.cache_data(show_spinner=False)
+def typed_rows(text: str) -> tuple[str, ...]:
+    """The rows the player typed, to draw as the sheet to lay out; the suggested sheet when
+    they are not tiles yet or too many to draw."""
+    rows = tuple(p for p in str(text).replace("/", " ").split() if p)
+    try:
+        tiles = [parse_tiles(r, allow_bonus=True) for r in rows]
+    except ValueError:
+        return SHEET_ROWS
+    if not rows or len(rows) > DRAWN_ROWS or max(map(len, tiles)) > DRAWN_ROW:
+        return SHEET_ROWS
+    return rows
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
 def sheet_picture(rows: tuple[str, ...] = SHEET_ROWS, width: int = 40) -> bytes:
     """The sheet to lay out, drawn with the page's own tile pictures."""
     faces = [[Image.open(io.BytesIO(tile_png(c))).convert("RGBA")
@@ -154,6 +169,16 @@ def on_save(name_key: str) -> None:
         tileset.remember(ledger, saved.name)
 
 
+def on_teach_unseen(name: str, rows: list[tuple[str, ...]]) -> None:
+    """The form above set to teach the set's unseen tiles: its name, and their rows."""
+    ss = st.session_state
+    ss.pop(STATE, None)
+    ss["teach_name"] = name
+    ss["teach_codes"] = " ".join(format_tiles(list(r), honours_as_letters=False)
+                                 for r in rows if r)
+    ss["teach_unseen"] = name  # said once, under the set, where the tap was
+
+
 def on_delete(name: str) -> None:
     ss = st.session_state
     try:
@@ -185,13 +210,14 @@ def render() -> None:
     st.caption(_("Lay the tiles out in these rows, take one photo from above, check the codes, "
                  "save. Photos are then read with the set, and each hand added to the ledger "
                  "teaches it more."))
-    st.image(sheet_picture(), width="content")
+    st.image(sheet_picture(typed_rows(ss.get("teach_codes", SHEET_CODES))), width="content")
     gen = ss.get("teach_gen", 0)
     name_key = "teach_name"
     if name_key not in ss:
         ss[name_key] = tileset.chosen() or ""
     st.text_input(_("Set name"), key=name_key, max_chars=64, placeholder=_("e.g. Jade"))
     st.text_input(_("Tiles in the photo, row by row"), key="teach_codes", value=SHEET_CODES,
+                  max_chars=MAX_CODES,
                   help=_("Change it if your sheet differs: any tiles, any rows; flowers and "
                          "seasons are 1f to 8f."))
     mode = st.segmented_control(_("Photo from"), MODES, key="teach_mode", default="Upload",
@@ -285,27 +311,33 @@ def render_sets() -> None:
                     "{count} example of {tiles} tiles", "{count} examples of {tiles} tiles",
                     total).format(count=total, tiles=len(summary.examples)) + f" · {when}")
             if summary.unseen:
-                _render_unseen(summary.unseen)
+                _render_unseen(summary.name, summary.unseen)
             if summary.corrected:
                 _render_fixes(summary)
             with st.popover(_("Delete"), icon=":material/delete:"):
                 st.write(_("Delete the tile set '{name}' and all it learnt?").format(
-                    name=summary.name))
+                    name=literal(summary.name)))
                 st.button(_("Delete it"), key=f"delete__{summary.name}", type="primary",
                           on_click=on_delete, args=(summary.name,))
+        if st.session_state.get("teach_unseen") == summary.name:
+            st.info(_("The form at the top now teaches these tiles to '{name}': lay them out as "
+                      "drawn there, then take the photo.").format(name=literal(summary.name)),
+                    icon=":material/arrow_upward:")
+            del st.session_state["teach_unseen"]
 
 
-def _render_unseen(codes: tuple[str, ...]) -> None:
+def _render_unseen(name: str, codes: tuple[str, ...]) -> None:
     """The faces a set has no example of, a suit a row: read as the reader alone reads them
     until a photo of them is taught or a hand holding them is added."""
     with st.popover(ngettext("{count} tile not seen yet", "{count} tiles not seen yet",
                              len(codes)).format(count=len(codes)), icon=":material/help:"):
         st.caption(_("No example of these yet: they are read as without a set until a photo "
                      "of them is taught or a hand with them is added to the ledger."))
-        for suit in "mpszf":
-            row = tuple(c for c in codes if c[1] == suit)
-            if row:
-                st.image(strip_png(row, height=36))
+        rows = [tuple(c for c in codes if c[1] == suit) for suit in "mpszf"]
+        for row in filter(None, rows):
+            st.image(strip_png(row, height=36))
+        st.button(_("Teach these"), key=f"teach_unseen__{name}", icon=":material/grid_view:",
+                  on_click=on_teach_unseen, args=(name, rows))
 
 
 def _render_fixes(summary) -> None:

@@ -267,7 +267,40 @@ def test_the_tile_sets_page_says_which_tiles_a_set_has_not_seen_yet(data_dir):
     unseen = [p for p in at.get("popover") if p.proto.popover.label == "40 tiles not seen yet"]
     assert len(unseen) == 1
     shown = [type(c).__name__ for c in unseen[0].children.values()]
-    assert shown == ["Caption"] + ["Image"] * 5  # characters, dots, bamboo, honours, bonus
+    assert shown == ["Caption"] + ["Image"] * 5 + ["Button"]  # a suit a row, then Teach these
+
+
+def test_the_tiles_a_set_has_not_seen_are_taught_in_one_tap(data_dir):
+    """Teach these: the form at the top names the set and lists its unseen tiles, a suit a
+    row (the sheet drawn there follows), and a line under the set says so, once."""
+    import numpy as np
+    from streamlit.testing.v1 import AppTest
+    from scoring.tiles import TILES
+    from vision.tileset import TileSet, save_set
+    known = [c for c in TILES if c not in ("4p", "7p", "8p", "6z", "2f", "4f")]
+    feats = np.ones((len(known), 3, 4), np.float32) / 2
+    save_set(TileSet("Jade", np.ones(4, np.float32)).add(known, feats, feats, "hand:1"), data_dir)
+    at = AppTest.from_string(TEACH_PAGE, default_timeout=60)
+    at.run()
+    click(at, "teach_unseen__Jade")
+    assert at.text_input(key="teach_name").value == "Jade"
+    assert at.text_input(key="teach_codes").value == "478p 6z 24f"
+    assert sum("now teaches these tiles to 'Jade'" in i.value for i in at.info) == 1
+    at.run()
+    assert not any("now teaches" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("typed,drawn", [
+    ("478p 6z 24f", ("478p", "6z", "24f")),
+    ("123m/456p", ("123m", "456p")),
+    ("", SHEET.split()),                      # nothing typed yet: the suggested sheet
+    ("12x", SHEET.split()),                   # not tiles (yet): the suggested sheet
+    ("1m " * 13, SHEET.split()),              # more rows than a photo's sheet: not drawn
+    ("1" * 19 + "m", SHEET.split()),          # a row too long to draw
+])
+def test_the_sheet_drawn_is_the_rows_typed(typed, drawn):
+    from app.ui.teach import typed_rows
+    assert typed_rows(typed) == tuple(drawn)
 
 
 def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_png, data_dir):
