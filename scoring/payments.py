@@ -49,6 +49,35 @@ def table_points(totals: Mapping[str, float], by_rank: Sequence[float] = (4, 2, 
     return out
 
 
+
+EVEN = 1e-6  # totals closer to 0 than this are even (sums of halves and hundredths)
+
+
+def settle_up(totals: Mapping[str, float]) -> list[tuple[str, str, float]]:
+    """Who pays whom at the end of a night: (payer, payee, amount) that bring every total to
+    0. Totals that cancel exactly pay each other first; the rest, the largest debt to the
+    largest credit. For four players that is the fewest payments (a group that settles
+    among itself is a pair, or three beside an even player), never more than three."""
+    owed = {p: float(v) for p, v in totals.items() if abs(v) > EVEN}
+    out: list[tuple[str, str, float]] = []
+    for debtor in sorted((p for p in owed if owed[p] < 0), key=lambda p: owed[p]):
+        creditor = next((c for c in sorted(owed, key=lambda c: -owed[c])
+                         if abs(owed[c] + owed[debtor]) <= EVEN), None)
+        if creditor is not None:
+            out.append((debtor, creditor, owed.pop(creditor)))
+            del owed[debtor]
+    while owed:
+        debtor, creditor = min(owed, key=owed.get), max(owed, key=owed.get)
+        if owed[creditor] <= EVEN or owed[debtor] >= -EVEN:
+            break  # totals that do not sum to 0 leave the rest unmatched
+        amount = min(owed[creditor], -owed[debtor])
+        out.append((debtor, creditor, amount))
+        for p, change in ((debtor, amount), (creditor, -amount)):
+            owed[p] += change
+            if abs(owed[p]) <= EVEN:
+                del owed[p]
+    return out
+
 # --- Hong Kong (docs/rules.md §2.3) ------------------------------------------------------------
 # A "portion" is unit × multiplier(fan). The seed-001 table pays 1 portion per loser on a
 # self-draw and 3 from the discarder; the other splits are the common HK tables, in

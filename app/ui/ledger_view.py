@@ -1,5 +1,6 @@
 """The night's ledger on the page: players and seats, add a scored hand with one tap, running
-totals, MCR table points, undo of the last hand, CSV export. The data lives in `app.ledger`."""
+totals, MCR table points, who pays whom to settle up, undo of the last hand, CSV export. The
+data lives in `app.ledger`."""
 from __future__ import annotations
 
 import datetime as dt
@@ -12,7 +13,7 @@ from app import evaluate, i18n
 from app.i18n import _
 from app.i18n.messages import translate
 from app.ledger import Ledger, LedgerError
-from scoring.payments import SEATS, table_points
+from scoring.payments import SEATS, settle_up, table_points
 
 from . import photo, state, tileset
 from .language import player_name
@@ -162,6 +163,20 @@ def _render_totals(totals: dict, show_points: bool) -> None:
     st.markdown("\n".join(lines))
     if show_points:
         st.caption(_("Table points 4/2/1/0 by rank (ties share) if the night ended now."))
+    if any(totals.values()):
+        _render_settle_up(totals)
+
+
+def _render_settle_up(totals: dict) -> None:
+    """Who pays whom to end the night even, in the fewest payments, at the table's value of
+    a point (kept for the night)."""
+    with st.popover(_("Settle up"), icon=":material/payments:"):
+        stake = st.number_input(_("Value of a point"), key="stake", min_value=0.0,
+                                value=1.0, step=0.05, format="%.2f")
+        for payer, payee, amount in settle_up(totals):
+            st.markdown(_("{payer} pays {payee} **{amount}**").format(
+                payer=literal(player_name(payer)), payee=literal(player_name(payee)),
+                amount=i18n.format_number(amount * stake)))
 
 
 def _render_hands(ledger: Ledger, night: int, hands: list, totals: dict) -> None:

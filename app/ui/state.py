@@ -33,7 +33,7 @@ DICTS = ("target", "recog", "photo_ids", "added", "adding")  # per-player values
 # Upload for Manual, and a half-typed sheet lost its codes. Each is saved again on every run
 # (Streamlit, "Working with widgets in multipage apps", option 3). Only widgets whose value
 # may be set: a button's or an upload's may not.
-KEPT = frozenset({"rules", "dealer", "round", "winner", "protate",
+KEPT = frozenset({"rules", "dealer", "round", "winner", "protate", "stake",
                   "teach_name", "teach_codes", "teach_mode"})
 KEPT_PREFIXES = ("preset__", "opt__", "mode__", "how__", "whose__", "notation__", "last_tile__",
                  "kong__", "fourth_tile__", "blessing__", "tileset_menu__", "teach_code__")

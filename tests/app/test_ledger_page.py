@@ -69,6 +69,20 @@ def test_renaming_the_seats_after_a_hand_keeps_four_players(page, data_dir):
     assert header[7:] == ["Ann", "Bo", "Cai", "Dee"]
 
 
+def test_settling_up_says_who_pays_whom_at_the_value_of_a_point(page, data_dir):
+    ledger = Ledger(data_dir)
+    night = ledger.current_night()
+    ledger.set_names(night, ["Ann", "Bo", "**Cai**", "Dee"])
+    ledger.add_hand(night, WIN, "t1")                     # Ann +47, Bo −23, Cai −8, Dee −16
+    page.run()
+
+    def said() -> list[str]:
+        return [m.value for m in page.markdown if " pays " in m.value]
+    assert said() == ["Bo pays Ann **23**", "Dee pays Ann **16**", f"{literal('**Cai**')} pays Ann **8**"]
+    page.number_input(key="stake").set_value(0.25).run()
+    assert said()[0] == "Bo pays Ann **5.75**"
+
+
 def test_new_night_asks_first_and_keeps_the_night_to_reopen(page, data_dir):
     ledger = Ledger(data_dir)
     first = ledger.current_night()
