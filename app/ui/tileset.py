@@ -27,6 +27,8 @@ from vision.tileset import (TaughtClassifier, TileSet, TileSetError, check_name,
 from vision.layout.table import hand_tiles
 from vision.tileset.store import set_names, set_path
 
+from .literal import literal
+
 STATE_KEY = "tileset"       # the chosen set's name; "" for none
 SETTING = "tileset"         # the ledger's setting that remembers it for the night
 FOLDER_KEY = "data_folder"  # the data folder, for the callbacks and the photo path
@@ -229,6 +231,7 @@ def on_new_name(ledger: Ledger | str, key: str, reader_fn) -> None:
         data = folder()
         if not set_path(name, data).is_file():
             create(name, reader_fn(), data)
+            ss["tileset_created"] = name  # said once: how a new set learns
     except ERRORS as exc:
         ss["tileset_error"] = translate(one_line(exc))
         return
@@ -266,3 +269,8 @@ def render_below(ledger: Ledger | str, reader_fn) -> None:
     error = ss.pop("tileset_error", None)
     if error:
         st.error(error)
+    created = ss.pop("tileset_created", None)
+    if created:  # a table that teaches its sheet first needs about a third fewer fixes a hand
+        st.info(_("New tile set '{name}': it learns from each hand added to the ledger. A photo "
+                  "of its tiles on the Tile sets page teaches it all at once, flowers and "
+                  "seasons too.").format(name=literal(created)), icon=":material/school:")

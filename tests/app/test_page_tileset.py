@@ -58,6 +58,10 @@ def test_a_new_set_is_created_chosen_and_remembered_for_the_night(learner_model,
     new_set(page, "Jade")
     assert [s.name for s in list_sets(data_dir)] == ["Jade"]
     assert page.session_state["tileset"] == "Jade" and menu(page).value == "Jade"
+    told = [i.value for i in page.info if "New tile set 'Jade'" in i.value]
+    assert len(told) == 1 and "Tile sets page" in told[0]  # how it learns, said once
+    page.run()
+    assert not any("New tile set" in i.value for i in page.info)
     assert Ledger(data_dir).setting("tileset") == "Jade"
     from streamlit.testing.v1 import AppTest
     again = AppTest.from_file(PAGE, default_timeout=30)  # another phone at the table
