@@ -171,7 +171,7 @@ def _render_settle_up(totals: dict) -> None:
     """Who pays whom to end the night even, in the fewest payments, at the table's value of
     a point (kept for the night)."""
     with st.popover(_("Settle up"), icon=":material/payments:"):
-        stake = st.number_input(_("Value of a point"), key="stake", min_value=0.0,
+        stake = st.number_input(_("Value of a point"), key="stake", min_value=0.0, max_value=1e6,
                                 value=1.0, step=0.05, format="%.2f")
         for payer, payee, amount in settle_up(totals):
             st.markdown(_("{payer} pays {payee} **{amount}**").format(
