@@ -173,10 +173,16 @@ def _render_settle_up(totals: dict) -> None:
     with st.popover(_("Settle up"), icon=":material/payments:"):
         stake = st.number_input(_("Value of a point"), key="stake", min_value=0.0, max_value=1e6,
                                 value=1.0, step=0.05, format="%.2f")
-        for payer, payee, amount in settle_up(totals):
-            st.markdown(_("{payer} pays {payee} **{amount}**").format(
+        payments = settle_up(totals)
+        for payer, payee, amount in payments:
+            st.markdown(_("{payer} pays {payee} {amount}").format(
                 payer=literal(player_name(payer)), payee=literal(player_name(payee)),
-                amount=i18n.format_number(amount * stake)))
+                amount=f"**{i18n.format_number(amount * stake)}**"))
+        # the night in plain text, with the code block's copy button: for the table's chat
+        st.code("\n".join([f"{player_name(n)} {_fmt(t)}" for n, t in totals.items()] + [
+            _("{payer} pays {payee} {amount}").format(
+                payer=player_name(a), payee=player_name(b), amount=i18n.format_number(x * stake))
+            for a, b, x in payments]), language=None, wrap_lines=True)
 
 
 def _render_hands(ledger: Ledger, night: int, hands: list, totals: dict) -> None:

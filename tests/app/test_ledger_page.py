@@ -81,6 +81,9 @@ def test_settling_up_says_who_pays_whom_at_the_value_of_a_point(page, data_dir):
     assert said() == ["Bo pays Ann **23**", "Dee pays Ann **16**", f"{literal('**Cai**')} pays Ann **8**"]
     page.number_input(key="stake").set_value(0.25).run()
     assert said()[0] == "Bo pays Ann **5.75**"
+    copied = [c.value for c in page.code if "pays" in c.value]  # plain text, names as typed
+    assert copied == ["Ann +47\nBo −23\n**Cai** −8\nDee −16\n"
+                      "Bo pays Ann 5.75\nDee pays Ann 4\n**Cai** pays Ann 2"]
 
 
 def test_new_night_asks_first_and_keeps_the_night_to_reopen(page, data_dir):
