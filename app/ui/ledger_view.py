@@ -23,6 +23,7 @@ from .situation import RULE_SHORT
 
 _LEDGERS: dict[str, Ledger] = {}
 PAST_SHOWN = 12  # past nights listed, the latest first
+STAKE, MAX_STAKE = "stake", 1e6  # the value of a point: its ledger setting and widget, its most
 
 
 def open_ledger(folder) -> Ledger | str:
@@ -140,7 +141,7 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     render_names(ledger, night)
     hands = ledger.hands(night)
     totals = ledger.totals(night)
-    _render_totals(totals, show_points=rules == "mcr" and bool(hands))
+    _render_totals(ledger, totals, show_points=rules == "mcr" and bool(hands))
     if hands:
         _render_hands(ledger, night, hands, totals)
     else:
@@ -152,7 +153,7 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     st.caption(_("Saved in {path}").format(path=home_relative(ledger.path)))
 
 
-def _render_totals(totals: dict, show_points: bool) -> None:
+def _render_totals(ledger: Ledger, totals: dict, show_points: bool) -> None:
     """Each player's total, and under MCR the table points if the night ended now."""
     points = table_points(totals) if show_points else {}
     lines = [f"| {_('Player')} | {_('Total')} |" + (f" {_('Table points')} |" if show_points else ""),
@@ -164,15 +165,34 @@ def _render_totals(totals: dict, show_points: bool) -> None:
     if show_points:
         st.caption(_("Table points 4/2/1/0 by rank (ties share) if the night ended now."))
     if any(totals.values()):
-        _render_settle_up(totals)
+        _render_settle_up(ledger, totals)
 
 
-def _render_settle_up(totals: dict) -> None:
+def _stake(ledger: Ledger) -> float:
+    """The table's value of a point, as the ledger keeps it (1 until one is set)."""
+    try:
+        value = float(ledger.setting(STAKE) or 1.0)
+    except (LedgerError, ValueError):
+        return 1.0
+    return value if 0 <= value <= MAX_STAKE else 1.0
+
+
+def on_stake(ledger: Ledger) -> None:
+    try:
+        ledger.set_setting(STAKE, st.session_state[STAKE])
+    except LedgerError:
+        pass  # it holds in this browser session; the ledger says why it is off
+
+
+def _render_settle_up(ledger: Ledger, totals: dict) -> None:
     """Who pays whom to end the night even, in the fewest payments, at the table's value of
-    a point (kept for the night)."""
+    a point (kept in the ledger, for every phone at the table)."""
     with st.popover(_("Settle up"), icon=":material/payments:"):
-        stake = st.number_input(_("Value of a point"), key="stake", min_value=0.0, max_value=1e6,
-                                value=1.0, step=0.05, format="%.2f")
+        if STAKE not in st.session_state:
+            st.session_state[STAKE] = _stake(ledger)
+        stake = st.number_input(_("Value of a point"), key=STAKE, min_value=0.0,
+                                max_value=MAX_STAKE, step=0.05, format="%.2f",
+                                on_change=on_stake, args=(ledger,))
         payments = settle_up(totals)
         for payer, payee, amount in payments:
             st.markdown(_("{payer} pays {payee} {amount}").format(

@@ -84,6 +84,17 @@ def test_settling_up_says_who_pays_whom_at_the_value_of_a_point(page, data_dir):
     copied = [c.value for c in page.code if "pays" in c.value]  # plain text, names as typed
     assert copied == ["Ann +47\nBo −23\n**Cai** −8\nDee −16\n"
                       "Bo pays Ann 5.75\nDee pays Ann 4\n**Cai** pays Ann 2"]
+    again = _started(data_dir)                            # another phone at the table
+    assert [m.value for m in again.markdown if " pays " in m.value][0] == "Bo pays Ann **5.75**"
+
+
+@pytest.mark.parametrize("kept", ["abc", "-5", "1e400", "nan"])
+def test_a_value_of_a_point_the_page_cannot_use_is_one(data_dir, kept):
+    ledger = Ledger(data_dir)
+    ledger.add_hand(ledger.current_night(), WIN, "t1")
+    ledger.set_setting("stake", kept)
+    said = [m.value for m in _started(data_dir).markdown if " pays " in m.value]
+    assert said[0] == "South pays East **23**"
 
 
 def test_new_night_asks_first_and_keeps_the_night_to_reopen(page, data_dir):
