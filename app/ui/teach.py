@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
 import sys
 
 import streamlit as st
@@ -20,9 +21,10 @@ from app.i18n import N_, _, ngettext
 from app.i18n.messages import translate
 from app.tiles_art import strip_png, tile_png
 from scoring.errors import one_line
-from scoring.tiles import TILES, format_tiles, parse_tiles
-from vision.tileset import (check_name, delete_set, forget_correction, list_sets, read_sheet,
-                            save_sheet)
+from scoring.tiles import TILES, format_tiles
+from vision.tileset import (TileSetError, check_name, delete_set, forget_correction, list_sets,
+                            read_sheet, save_sheet)
+from vision.tileset.sheet import parse_codes
 
 from . import ledger_view, photo, tileset
 from .hand import tile_name
@@ -48,24 +50,24 @@ def data_folder():
     return data_dir(page_args(sys.argv[1:]).data_dir)
 
 
-def typed_rows(text: str) -> tuple[str, ...]:
-    """The rows the player typed, to draw as the sheet to lay out; the suggested sheet when
-    they are not tiles yet or too many to draw."""
-    rows = tuple(p for p in str(text).replace("/", " ").split() if p)
+def typed_rows(text: str) -> tuple[tuple[str, ...], ...]:
+    """The rows the player typed (CODES as `read_sheet` reads them), to draw as the sheet to
+    lay out; the suggested sheet when they are not tiles yet or too many to draw."""
     try:
-        tiles = [parse_tiles(r, allow_bonus=True) for r in rows]
-    except ValueError:
-        return SHEET_ROWS
-    if not rows or len(rows) > DRAWN_ROWS or max(map(len, tiles)) > DRAWN_ROW:
-        return SHEET_ROWS
+        codes, lengths = parse_codes(text)
+    except TileSetError:
+        codes, lengths = [], None
+    bounds = list(itertools.accumulate(lengths or (len(codes),), initial=0))
+    rows = tuple(tuple(codes[a:b]) for a, b in itertools.pairwise(bounds))
+    if not codes or len(rows) > DRAWN_ROWS or max(map(len, rows)) > DRAWN_ROW:
+        return typed_rows(SHEET_CODES)
     return rows
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def sheet_picture(rows: tuple[str, ...] = SHEET_ROWS, width: int = 40) -> bytes:
+def sheet_picture(rows: tuple[tuple[str, ...], ...], width: int = 40) -> bytes:
     """The sheet to lay out, drawn with the page's own tile pictures."""
-    faces = [[Image.open(io.BytesIO(tile_png(c))).convert("RGBA")
-              for c in parse_tiles(r, allow_bonus=True)] for r in rows]
+    faces = [[Image.open(io.BytesIO(tile_png(c))).convert("RGBA") for c in r] for r in rows]
     height = round(width * faces[0][0].height / faces[0][0].width)
     gap = 4
     canvas = Image.new("RGBA", (max(map(len, faces)) * (width + gap), len(rows) * (height + gap)),

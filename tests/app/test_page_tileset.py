@@ -295,16 +295,18 @@ def test_the_tiles_a_set_has_not_seen_are_taught_in_one_tap(data_dir):
 
 
 @pytest.mark.parametrize("typed,drawn", [
-    ("478p 6z 24f", ("478p", "6z", "24f")),
-    ("123m/456p", ("123m", "456p")),
-    ("", SHEET.split()),                      # nothing typed yet: the suggested sheet
-    ("12x", SHEET.split()),                   # not tiles (yet): the suggested sheet
-    ("1m " * 13, SHEET.split()),              # more rows than a photo's sheet: not drawn
-    ("1" * 19 + "m", SHEET.split()),          # a row too long to draw
+    ("478p 6z 24f", "478p 6z 24f"),
+    ("123m/456p", "123m 456p"),
+    ("EEE", "1z1z1z"),                        # honour letters, as the codes allow
+    ("", SHEET),                              # nothing typed yet: the suggested sheet
+    ("12x", SHEET),                           # not tiles (yet): the suggested sheet
+    ("1m " * 13, SHEET),                      # more rows than a photo's sheet: not drawn
+    ("1" * 19 + "m", SHEET),                  # a row too long to draw
 ])
 def test_the_sheet_drawn_is_the_rows_typed(typed, drawn):
     from app.ui.teach import typed_rows
-    assert typed_rows(typed) == tuple(drawn)
+    from scoring.tiles import parse_tiles
+    assert typed_rows(typed) == tuple(tuple(parse_tiles(r, allow_bonus=True)) for r in drawn.split())
 
 
 def test_the_tile_sets_page_teaches_a_set_from_a_sheet_photo(teach_page, sheet_png, data_dir):
