@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import itertools
 import sys
 
 import streamlit as st
@@ -21,10 +20,10 @@ from app.i18n import N_, _, ngettext
 from app.i18n.messages import translate
 from app.tiles_art import strip_png, tile_png
 from scoring.errors import one_line
-from scoring.tiles import TILES, format_tiles
+from scoring.tiles import TILES
 from vision.tileset import (TileSetError, check_name, delete_set, forget_correction, list_sets,
                             read_sheet, save_sheet)
-from vision.tileset.sheet import parse_codes
+from vision.tileset.sheet import codes_text, parse_codes, split_rows
 
 from . import ledger_view, photo, tileset
 from .hand import tile_name
@@ -57,8 +56,7 @@ def typed_rows(text: str) -> tuple[tuple[str, ...], ...]:
         codes, lengths = parse_codes(text)
     except TileSetError:
         codes, lengths = [], None
-    bounds = list(itertools.accumulate(lengths or (len(codes),), initial=0))
-    rows = tuple(tuple(codes[a:b]) for a, b in itertools.pairwise(bounds))
+    rows = tuple(tuple(r) for r in split_rows(codes, lengths or (len(codes),)))
     if not codes or len(rows) > DRAWN_ROWS or max(map(len, rows)) > DRAWN_ROW:
         return typed_rows(SHEET_CODES)
     return rows
@@ -176,8 +174,7 @@ def on_teach_unseen(name: str, rows: list[tuple[str, ...]]) -> None:
     ss = st.session_state
     ss.pop(STATE, None)
     ss["teach_name"] = name
-    ss["teach_codes"] = " ".join(format_tiles(list(r), honours_as_letters=False)
-                                 for r in rows if r)
+    ss["teach_codes"] = codes_text(rows)
     ss["teach_unseen"] = name  # said once, under the set, where the tap was
 
 

@@ -16,15 +16,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scoring.tiles import format_tiles
 from vision.layout.sets import BACK
 from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
 from vision.tileset.sheet import (
     Match,
+    codes_text,
     each_way,
     match_frames,
     parse_codes,
     row_order,
+    split_rows,
     turn_quarter,
 )
 from vision.tileset.store import TileSet, TileSetError, add_examples, load_set, remove_source
@@ -99,11 +100,7 @@ class Sheet:
     @property
     def rows_text(self) -> str:
         """The codes as CODES, a space between rows."""
-        rows, at = [], 0
-        for n in self.lengths:
-            rows.append(format_tiles(self.codes[at:at + n], honours_as_letters=False))
-            at += n
-        return " ".join(rows)
+        return codes_text(split_rows(self.codes, self.lengths))
 
     def in_row_order(self) -> "Sheet | None":
         """When the codes are doubtful (`order_doubtful`) and putting the typed rows in
@@ -111,10 +108,9 @@ class Sheet:
         None. The player is offered it, never given it unasked."""
         if not self.order_doubtful:
             return None
-        lengths, codes = self.lengths, self.codes
-        starts = np.cumsum([0, *lengths])
-        order = row_order(self.reads, codes, lengths)
-        moved = self.with_codes([c for t in order for c in codes[starts[t]:starts[t + 1]]])
+        rows = split_rows(self.codes, self.lengths)
+        order = row_order(self.reads, self.codes, self.lengths)
+        moved = self.with_codes([c for t in order for c in rows[t]])
         return None if moved.order_doubtful or order == sorted(order) else moved
 
     def with_codes(self, codes) -> "Sheet":
@@ -182,7 +178,7 @@ def orient(rgb: np.ndarray, fits: list[Match], codes, refiner) -> tuple[Match, T
         pixels, boxes = turn_quarter(rgb, match.boxes) if match.quarter else (rgb, match.boxes)
         seen = refiner.features(pixels, boxes)
         upright, across = likelihoods(seen.probs, seen.turned_probs, codes, refiner.names)
-        back = across - upright > odds
+        back = _across_wins(upright, across, len(codes))
         score = across if back else upright
         if best is None or score - best[0] > odds:
             best = (score, match, seen, back)
@@ -218,8 +214,12 @@ def shot_from_across(as_cut: np.ndarray, turned: np.ndarray, codes, names) -> bo
     """Whether a sheet was photographed from across the table: its tiles upside down and
     its reading order reversed. The reader's probabilities of the codes (as cut in reading
     order, against turned 180° in reverse order) must say so by ACROSS_ODDS per tile."""
-    upright, across = likelihoods(as_cut, turned, codes, names)
-    return bool(across - upright > np.log(ACROSS_ODDS) * len(codes))
+    return _across_wins(*likelihoods(as_cut, turned, codes, names), len(codes))
+
+
+def _across_wins(upright: float, across: float, n: int) -> bool:
+    """Whether `n` tiles read turned and in reverse order are surer by ACROSS_ODDS a tile."""
+    return bool(across - upright > np.log(ACROSS_ODDS) * n)
 
 
 def face_up(refiner, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:

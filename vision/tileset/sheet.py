@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.errors import InvalidHandError
-from scoring.tiles import parse_tiles
+from scoring.tiles import format_tiles, parse_tiles
 from vision.tileset.store import TileSetError
 
 INSIDE = 0.6      # a box this much inside another (of its own area) is part of the same tile
@@ -44,6 +44,17 @@ def parse_codes(text: str) -> tuple[list[str], tuple[int, ...] | None]:
         raise TileSetError(f"CODES: {exc}") from None
     codes = [code for row in rows for code in row]
     return codes, tuple(len(r) for r in rows) if len(rows) > 1 else None
+
+
+def split_rows(codes, lengths) -> list[list[str]]:
+    """`codes` cut into rows of `lengths`, in order."""
+    bounds = list(itertools.accumulate(lengths, initial=0))
+    return [list(codes[a:b]) for a, b in itertools.pairwise(bounds)]
+
+
+def codes_text(rows) -> str:
+    """Rows of codes written as CODES (`parse_codes` reads it back): a space between rows."""
+    return " ".join(format_tiles(list(r), honours_as_letters=False) for r in rows if len(r))
 
 
 def merge_inside(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -271,14 +282,13 @@ def row_order(reads, codes, lengths) -> list[int]:
     under it: of the orders of the typed rows of each length, the one that puts the most
     tiles under the code the reader reads them as (on a tie, as typed). A length with more
     than MAX_ROWS_PERMUTED rows stays as typed."""
-    starts = np.cumsum((0, *lengths))[:-1]
+    read_rows, code_rows = split_rows(reads, lengths), split_rows(codes, lengths)
     order = list(range(len(lengths)))
     for length in sorted(set(lengths)):
         group = [i for i, n in enumerate(lengths) if n == length]
         if not 1 < len(group) <= MAX_ROWS_PERMUTED:
             continue
-        agree = np.array([[sum(r == c for r, c in zip(reads[starts[f]:starts[f] + length],
-                                                       codes[starts[t]:starts[t] + length]))
+        agree = np.array([[sum(r == c for r, c in zip(read_rows[f], code_rows[t]))
                            for t in group] for f in group])
         best = max(itertools.permutations(range(len(group))),
                    key=lambda p: agree[np.arange(len(group)), p].sum())
