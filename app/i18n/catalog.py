@@ -3,7 +3,8 @@
     python -m app.i18n.catalog update    # app/locale/messages.pot from the code and the fan
                                          # tables; every <lang>/LC_MESSAGES/messages.po merged
     python -m app.i18n.catalog compile   # every messages.po to messages.mo (committed)
-    python -m app.i18n.catalog check     # what is missing, fuzzy or has lost a placeholder
+    python -m app.i18n.catalog check     # what is missing, fuzzy or has lost a placeholder,
+                                         # and every message no extraction can find
 
 The strings of the code are found by Babel's Python extractor (`_`, `N_`, `ngettext`,
 `pgettext`, `npgettext`). Fan names and definitions are not written as calls: they come
@@ -13,6 +14,7 @@ carries its Chinese name and value as a comment for translators; tile names like
 """
 from __future__ import annotations
 
+import ast
 import datetime
 import io
 import re
@@ -21,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract, extract_from_dir
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -154,6 +156,42 @@ def problems(lang: str) -> list[str]:
     return out
 
 
+def unextractable(root: Path = APP_DIR) -> list[str]:
+    """Every call of `_`, `ngettext`, ... whose message the extractor cannot find, so that it
+    stays English in every language: one inside an f-string's braces, or built at run time
+    (an f-string, `+` or `%`). A message held in a variable is translated where it was marked
+    with `N_` and is not reported."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        source = path.read_bytes()
+        found = set()
+        for _line, message, _comments, context in extract(
+                "python", io.BytesIO(source), keywords=DEFAULT_KEYWORDS):
+            found.update(message if isinstance(message, tuple) else (message,))
+        for node in ast.walk(ast.parse(source)):
+            for arg in _message_args(node):
+                if not (isinstance(arg, ast.Constant) and arg.value in found):
+                    out.append(f"{path.relative_to(root.parent).as_posix()}:{arg.lineno}: "
+                               f"{ast.unparse(node)[:80]} is never extracted")
+    return out
+
+
+def _message_args(node) -> list:
+    """The message arguments of a gettext call written as literal or built strings (a
+    context is left out: `pgettext('tile', name)` translates names marked elsewhere)."""
+    if not isinstance(node, ast.Call):
+        return []
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    if name not in DEFAULT_KEYWORDS:
+        return []
+    spec = DEFAULT_KEYWORDS[name] or (1,)
+    places = [p - 1 for p in spec if not isinstance(p, tuple)]
+    args = [node.args[i] for i in places if i < len(node.args)]
+    return [a for a in args if (isinstance(a, ast.Constant) and isinstance(a.value, str))
+            or isinstance(a, (ast.JoinedStr, ast.BinOp))]
+
+
 def _placeholder_changes(msgid, strings) -> list[str]:
     ids = msgid if isinstance(msgid, (list, tuple)) else [msgid]
     want = sorted(set(PLACEHOLDER.findall(ids[-1])))
@@ -194,7 +232,7 @@ def main(argv: list[str]) -> int:
     elif command == "compile":
         compile_all()
     elif command == "check":
-        found = [p for lang in LANGUAGES for p in problems(lang)]
+        found = unextractable() + [p for lang in LANGUAGES for p in problems(lang)]
         print("\n".join(found) or "every catalogue is complete")
         return 1 if found else 0
     else:

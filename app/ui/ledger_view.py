@@ -156,8 +156,8 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
 def _render_totals(ledger: Ledger, totals: dict, show_points: bool) -> None:
     """Each player's total, and under MCR the table points if the night ended now."""
     points = table_points(totals) if show_points else {}
-    lines = [f"| {_('Player')} | {_('Total')} |" + (f" {_('Table points')} |" if show_points else ""),
-             "|---|---:|" + ("---:|" if show_points else "")]
+    heads = [_("Player"), _("Total")] + ([_("Table points")] if show_points else [])
+    lines = ["| " + " | ".join(heads) + " |", "|---|---:|" + ("---:|" if show_points else "")]
     for name, total in totals.items():
         lines.append(f"| {literal(player_name(name))} | **{_fmt(total)}** |" +
                      (f" {i18n.format_number(points[name])} |" if show_points else ""))

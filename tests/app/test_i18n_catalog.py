@@ -121,3 +121,28 @@ def test_seed_marks_quote_their_document():
         quoted = re.sub(r"\s*\([^)]*\)$", "", words) if seed == "002" else words
         for part in re.split(r"[/,]", quoted):
             assert _fold(part) in texts[seed], (lang, seed, part)
+
+
+def test_every_message_of_the_code_can_be_extracted():
+    """A `_()` inside an f-string's braces, or one given a built string, never reaches the
+    catalogues and stays English in every language."""
+    assert catalog.unextractable() == []
+
+
+@pytest.mark.parametrize("source, flagged", [
+    ('x = f"| {_(\'Total\')} |"', True),              # inside an f-string: never extracted
+    ('x = _(f"{n} hands")', True),                     # a message built at run time
+    ('x = _("a " + word)', True),
+    ('x = ngettext("one", f"{n} many", n)', True),
+    ('x = _("Total")', False),
+    ('x = "| " + _("Total") + " |"', False),
+    ('x = pgettext("tile", name)', False),             # names marked elsewhere with N_
+    ('x = _(name)', False),
+    ('x = ngettext("{n} tile", "{n} tiles", n).format(n=n)', False),
+])
+def test_the_check_finds_messages_no_extraction_can_find(tmp_path, source, flagged):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "part.py").write_text(source + "\n", encoding="utf-8")
+    found = catalog.unextractable(tmp_path / "app")
+    assert bool(found) == flagged, found
+    assert all(line.startswith("app/part.py:1: ") for line in found)
