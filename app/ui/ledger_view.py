@@ -78,7 +78,11 @@ def _night_change(change, new_night: bool = False) -> None:
 
 
 def on_names(ledger: Ledger, night: int, keys: list[str]) -> None:
-    _night_change(lambda: ledger.set_names(night, [st.session_state[k] for k in keys]))
+    # a box left as shown keeps its name: a seat's default name stays the seat's, in every language
+    shown = ledger.names(night)
+    _night_change(lambda: ledger.set_names(night, [
+        name if st.session_state[k] == player_name(name) else st.session_state[k]
+        for k, name in zip(keys, shown)]))
 
 
 def on_rotate(ledger: Ledger, night: int) -> None:
@@ -119,7 +123,8 @@ def render_add(ledger: Ledger | str, night: int | None, entry, session_id: str, 
 def render_names(ledger: Ledger, night: int) -> None:
     names = ledger.names(night)
     rev = st.session_state.get("names_rev", 0)
-    keys = [f"name__{i}__{night}__{rev}" for i in range(4)]
+    # the language in the key: after a switch the boxes are drawn again, default names in it
+    keys = [f"name__{i}__{night}__{rev}__{i18n.current()}" for i in range(4)]
     for row in ((0, 1), (2, 3)):
         for col, i in zip(st.columns(2), row):
             with col:

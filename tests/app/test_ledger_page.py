@@ -110,3 +110,25 @@ def test_new_night_asks_first_and_keeps_the_night_to_reopen(page, data_dir):
         d.key == f"csv__{first}" for d in page.get("download_button"))
     click(page, f"reopen__{first}")
     assert Ledger(data_dir).current_night() == first
+
+
+@pytest.mark.parametrize("first, then, before, after", [
+    ("en", "pl", "East", "Wschód"),
+    ("de", "en", "Ost", "East"),
+    ("en", "zh", "North", "北"),
+])
+def test_the_seat_boxes_follow_a_language_switch(data_dir, first, then, before, after):
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["lang"] = first
+    at.run()
+    seat = 3 if after == "北" else 0
+
+    def box():
+        return next(t for t in at.text_input if t.key.startswith(f"name__{seat}__"))
+    assert box().value == before
+    other = next(t for t in at.text_input if t.key.startswith("name__1__"))
+    other.set_value("Ann").run()  # the other boxes are saved as they are shown
+    at.selectbox(key="language_menu").set_value(then).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert box().value == after
+    assert Ledger(data_dir).names(Ledger(data_dir).current_night())[seat] == ("North" if seat else "East")
