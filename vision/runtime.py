@@ -19,7 +19,8 @@ import os
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-MODELS_DIR = REPO_ROOT / "models"
+# inside the package, so that an installed wheel carries them (models/ at the root links here)
+MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL_PATH = MODELS_DIR / "detector.onnx"
 DEFAULT_CLASSIFIER_PATH = MODELS_DIR / "tile_classifier.onnx"
 DEFAULT_GLYPH_PATH = MODELS_DIR / "glyph_reader.onnx"

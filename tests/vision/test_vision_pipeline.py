@@ -14,7 +14,7 @@ from PIL import Image
 from vision.draw import DOUBTFUL_RGB, draw_detections
 from vision.pipeline import TileReader
 from vision.recognition.refine import PassThrough, default_refiner
-from vision.runtime import DEFAULT_MODEL_PATH
+from vision.runtime import DEFAULT_MODEL_PATH, REPO_ROOT
 from vision.types import Detections
 from vision_onnx_stub import write_stub_model
 
@@ -87,7 +87,7 @@ def test_the_committed_models_find_every_tile_of_a_packed_grid(tmp_path, monkeyp
         pytest.skip("no committed model")
     monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER")  # the app's pair: finder and reader
     monkeypatch.delenv("MAHJONG_LENS_STACKING")
-    faces = [p for p in sorted(glob.glob(str(DEFAULT_MODEL_PATH.parents[1] / "app" / "static" / "*.png")))
+    faces = [p for p in sorted(glob.glob(str(REPO_ROOT / "app" / "static" / "*.png")))
              if Path(p).stem != "back"]
     pictures = [cv2.resize(cv2.imread(p), (48, 64), interpolation=cv2.INTER_AREA) for p in faces]
     five_dots = [Path(p).stem for p in faces].index("5p")

@@ -13,7 +13,7 @@ from vision_onnx_stub import write_stub_model
 from vision.pipeline import TileReader
 from vision.recognition.detector import Detector
 from vision.recognition.zoom import MIN_GAIN, Region, detect_zoomed, tile_region
-from vision.runtime import DEFAULT_MODEL_PATH
+from vision.runtime import DEFAULT_MODEL_PATH, REPO_ROOT
 
 MODEL = (640, 640)
 
@@ -60,7 +60,7 @@ def test_the_committed_finder_reads_a_hand_photographed_from_afar(tmp_path, monk
     if not DEFAULT_MODEL_PATH.is_file():
         pytest.skip("no committed model")
     monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER")
-    faces = [p for p in sorted(glob.glob(str(DEFAULT_MODEL_PATH.parents[1] / "app" / "static"
+    faces = [p for p in sorted(glob.glob(str(REPO_ROOT / "app" / "static"
                                              / "*.png"))) if Path(p).stem != "back"]
     canvas = np.full((1200, 1600, 3), (60, 110, 40), np.uint8)
     for k in range(14):
