@@ -122,11 +122,17 @@ def draft_waits(draft: edit.Draft) -> tuple[str, ...]:
         return ()
 
 
+NO_HAND = {False: "No hand yet: take or upload a photo, or choose Manual to type the hand or tap its tiles.",
+           True: "No hand yet: type the hand, or tap its tiles in the palette."}  # by Manual chosen
+
+
 def score_draft(draft: edit.Draft, situation: Situation, rules: RuleSet | str,
-                preset: str | None = None, overrides: dict | None = None) -> Outcome:
-    """Score the winner's hand, or say in one line why it cannot be scored yet."""
+                preset: str | None = None, overrides: dict | None = None, *,
+                manual: bool = False) -> Outcome:
+    """Score the winner's hand, or say in one line why it cannot be scored yet (`manual`:
+    the hand is being typed or tapped in, so a photo is not asked for)."""
     if not draft.codes() and not draft.bonus:
-        return Outcome(message="No hand yet: take or upload a photo, or choose Manual to type the hand or tap its tiles.")
+        return Outcome(message=NO_HAND[manual])
     hand_waits = draft_waits(draft)
     try:
         hand = edit.to_hand(draft)
@@ -155,11 +161,11 @@ def to_partial(draft: edit.Draft):
 
 
 def score_table(drafts: dict, situation: Situation, preset: str | None = None,
-                overrides: dict | None = None) -> Outcome:
+                overrides: dict | None = None, *, manual: bool = False) -> Outcome:
     """Classical with the other players' hands: `drafts` maps `win` and `o0`..`o3` (seat) to
     drafts; the winner's seat is skipped among the others, empty drafts are not given."""
     outcome = score_draft(drafts.get("win") or edit.Draft(), situation, RuleSet.CLASSICAL, preset,
-                          overrides)
+                          overrides, manual=manual)
     if outcome.result is None:
         return outcome
     from scoring.rules.classical_table import score_table as table

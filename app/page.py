@@ -145,10 +145,11 @@ def _hand_column(names: list[str], ledger):
 
 def _score(rules, preset, overrides, sit) -> evaluate.Outcome:
     drafts = st.session_state["drafts"]
+    manual = st.session_state.get("mode__win") == "Manual"
     if rules == "classical":
-        return evaluate.score_table(drafts, sit, preset, overrides)
+        return evaluate.score_table(drafts, sit, preset, overrides, manual=manual)
     return evaluate.score_draft(drafts.get("win") or state.draft("win"), sit, rules, preset,
-                                overrides)
+                                overrides, manual=manual)
 
 
 def main() -> None:

@@ -62,6 +62,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("no tiles found in this photo"),
     # the page's hand editor and scoring (app.edit, app.evaluate, app.recognise)
     N_("No hand yet: take or upload a photo, or choose Manual to type the hand or tap its tiles."),
+    N_("No hand yet: type the hand, or tap its tiles in the palette."),
     N_("only a valid winning hand goes in the ledger"),
     N_("tap who discarded, or self-drawn, to settle the payments"),
     N_("choose the winning tile: tap it, then 'Winning tile'"),

@@ -77,7 +77,7 @@ def _hand_row(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
               adding: bool) -> None:
     """The concealed tiles and, last in the same row, the winning tile (gold frame)."""
     read = st.session_state.get("read_line", {}).get(who)  # the photo's counts, said once here
-    if need_winning:
+    if need_winning and draft.winning is not None:
         line = _("Concealed tiles: {n}, then the winning tile in gold.").format(n=len(draft.hand))
     else:
         line = group_label(draft, edit.HAND) + "."

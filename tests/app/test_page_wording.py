@@ -1,0 +1,45 @@
+"""What the page says matches what is on it: the hand's caption names a winning tile only
+when there is one, and Manual's hint does not ask for Manual."""
+from __future__ import annotations
+
+import pytest
+
+from app_fixtures import click, tap_palette, texts, tile_key
+
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+GOLD = "then the winning tile in gold"
+
+
+def _manual(page, codes=()):
+    page.segmented_control(key="mode__win").set_value("Manual").run()
+    for code in codes:
+        tap_palette(page, code)
+    return page
+
+
+def _captions(page) -> str:
+    return "\n".join(c.value for c in page.caption)
+
+
+@pytest.mark.parametrize("remove, caption, absent", [
+    ((), "Concealed tiles: 13, " + GOLD, None),
+    (("win",), "Concealed tiles: 13.", GOLD),          # the winning tile removed: none is set
+    (("hand",), "Concealed tiles: 12, " + GOLD, None),
+])
+def test_the_caption_names_a_winning_tile_only_when_there_is_one(page, remove, caption, absent):
+    _manual(page, HAND)
+    for ref in remove:
+        click(page, tile_key(page, "win", ref, 0))
+        click(page, "act__win__remove")
+    said = _captions(page)
+    assert caption in said and (absent is None or absent not in said), said
+
+
+@pytest.mark.parametrize("mode, said, not_said", [
+    ("Upload", "or choose Manual", None),
+    ("Manual", "type the hand, or tap its tiles", "choose Manual"),
+])
+def test_the_empty_hand_hint_fits_the_mode(page, mode, said, not_said):
+    page.segmented_control(key="mode__win").set_value(mode).run()
+    text = texts(page)
+    assert said in text and (not_said is None or not_said not in text), text
