@@ -75,9 +75,17 @@ def operating_conf() -> float:
     return value
 
 
+# onnxruntime's PyPI builds start Microsoft's telemetry when the module is imported: a usage
+# database under ~/.cache/Microsoft and, some 9 s later, DNS lookups and uploads to
+# mobile.events.data.microsoft.com (`disable_telemetry_events()` does not stop them; 1.32.0).
+# This variable, set before the import, keeps it from starting.
+QUIET_ENV = {"ORT_DISABLE_TELEMETRY": "1"}
+
+
 def cpu_session(path: str | os.PathLike, threads: int | None = None):
     """An onnxruntime session on the CPU, one operator at a time over `threads` (default:
     the cores this process may use)."""
+    os.environ.update(QUIET_ENV)
     import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
 
     options = ort.SessionOptions()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -61,9 +62,10 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
 
 
 @contextlib.contextmanager
-def serve(folder: Path, env: dict[str, str], data: Path | None = None):
+def serve(folder: Path, env: dict[str, str], data: Path | None = None, wrap: tuple = ()):
     """`mahjong-lens app` on a free port, HOME in `folder`, the data folder `data` (else
-    ~/.mahjong-lens in that HOME, where a user's ledger is); yields the page's URL."""
+    ~/.mahjong-lens in that HOME, where a user's ledger is); yields the page's URL. `wrap`:
+    a command the server runs under (strace ...), stopped with it as one process group."""
     folder.mkdir(parents=True, exist_ok=True)
     home = folder / "home"
     data = data or home / ".mahjong-lens"
@@ -71,15 +73,20 @@ def serve(folder: Path, env: dict[str, str], data: Path | None = None):
     full.update(TEST_ENV, HOME=str(home), **env)
     port, log_path = free_port(), folder / "server.log"
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
+        proc = subprocess.Popen([*wrap, sys.executable, "-m", "app.cli", "app",
+                                 "--server.port", str(port),
                                  "--server.address", "127.0.0.1", "--data-dir", str(data)],
-                                cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
+                                cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=bool(wrap))
         url = f"http://127.0.0.1:{port}/"
         try:
             _wait_healthy(url, proc, log_path)
             yield url
         finally:
-            proc.terminate()
+            if wrap:  # the wrapper and the server together
+                os.killpg(proc.pid, signal.SIGTERM)
+            else:
+                proc.terminate()
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
