@@ -253,29 +253,59 @@ def decompositions(hand: Hand) -> list[Decomposition]:
     return [d for shape in SHAPES for d in shape(hand, closed)]
 
 
-@lru_cache(maxsize=200_000)
-def _complete(closed: tuple[int, ...], n_melds: int) -> bool:
-    if _standard_splits(closed):
-        return True
-    if n_melds == 0:
-        if all(n in (0, 2, 4) for n in closed):
+# --- completeness on counts (no decomposition built) ----------------------------------------
+
+def _fits_standard(closed: tuple[int, ...], n_melds: int) -> bool:
+    return bool(_standard_splits(closed))
+
+
+def _fits_seven_pairs(closed: tuple[int, ...], n_melds: int) -> bool:
+    return n_melds == 0 and all(n in (0, 2, 4) for n in closed)
+
+
+def _fits_thirteen_orphans(closed: tuple[int, ...], n_melds: int) -> bool:
+    orphans = _ORPHAN_COUNTS(closed)
+    return n_melds == 0 and 0 not in orphans and sum(orphans) == 14
+
+
+def _fits_honours_knitted(closed: tuple[int, ...], n_melds: int) -> bool:
+    if n_melds or max(closed) != 1:
+        return False
+    for perm in permutations(range(3)):
+        allowed = {9 * s + k for s, p in enumerate(perm) for k in _KNITS[p]}
+        if all(i in allowed for i in range(27) if closed[i]):
             return True
-        if all(closed[i] for i in _ORPHANS) and sum(closed[i] for i in _ORPHANS) == 14:
-            return True
-        if max(closed) == 1:
-            for perm in permutations(range(3)):
-                allowed = {9 * s + k for s, p in enumerate(perm) for k in _KNITS[p]}
-                if all(i in allowed for i in range(27) if closed[i]):
-                    return True
-    if n_melds <= 1:
-        for pattern in KNITTED_STRAIGHTS:
-            if all(closed[i] for i in pattern):
-                rest = list(closed)
-                for i in pattern:
-                    rest[i] -= 1
-                if _standard_splits(tuple(rest)):
-                    return True
     return False
+
+
+def _fits_knitted_straight(closed: tuple[int, ...], n_melds: int) -> bool:
+    if n_melds > 1:
+        return False
+    for pattern, tiles_of in zip(KNITTED_STRAIGHTS, _KNITTED_GETTERS):
+        if 0 not in tiles_of(closed):
+            rest = list(closed)
+            for i in pattern:
+                rest[i] -= 1
+            if _standard_splits(tuple(rest)):
+                return True
+    return False
+
+
+# each shape's test on the 34 concealed counts (winning tile included): true exactly when
+# `decompositions` finds that shape, so waits need no Hand and no sets built
+SHAPE_FITS = {
+    Shape.STANDARD: _fits_standard,
+    Shape.SEVEN_PAIRS: _fits_seven_pairs,
+    Shape.THIRTEEN_ORPHANS: _fits_thirteen_orphans,
+    Shape.HONOURS_KNITTED: _fits_honours_knitted,
+    Shape.KNITTED_STRAIGHT: _fits_knitted_straight,
+}
+ALL_SHAPES = frozenset(Shape)
+
+
+@lru_cache(maxsize=200_000)
+def _complete(closed: tuple[int, ...], n_melds: int, shapes: frozenset[Shape] = ALL_SHAPES) -> bool:
+    return any(SHAPE_FITS[shape](closed, n_melds) for shape in shapes)
 
 
 def tiles_complete(closed, n_melds: int) -> bool:
@@ -289,10 +319,11 @@ def is_complete(hand: Hand) -> bool:
     return hand.winning is not None and _complete(_counts(hand.closed), len(hand.melds))
 
 
-def waits(hand: Hand, count_exhausted: bool = False) -> tuple[str, ...]:
-    """Tile kinds that complete a 13-tile hand (any shape). A kind of which the hand already
-    holds all four copies (concealed or in melds) is not a wait (docs/rules.md §1.2), unless
-    `count_exhausted` (the shape-only reading of PyMahjongGB, MCR preset `china`)."""
+def waits(hand: Hand, count_exhausted: bool = False, shapes: frozenset[Shape] = ALL_SHAPES) -> tuple[str, ...]:
+    """Tile kinds that complete a 13-tile hand into one of `shapes` (default: any). A kind of
+    which the hand already holds all four copies (concealed or in melds) is not a wait
+    (docs/rules.md §1.2), unless `count_exhausted` (the shape-only reading of PyMahjongGB,
+    MCR preset `china`)."""
     base = hand.without_winning() if hand.winning else hand
     closed = list(_counts(base.closed))
     held = base.counts()
@@ -301,7 +332,7 @@ def waits(hand: Hand, count_exhausted: bool = False) -> tuple[str, ...]:
         if held[i] >= 4 and not count_exhausted:
             continue
         closed[i] += 1
-        if _complete(tuple(closed), len(base.melds)):
+        if _complete(tuple(closed), len(base.melds), shapes):
             out.append(code)
         closed[i] -= 1
     return tuple(out)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from ..decompose import Decomposition, SetKind, Shape, TileSet, decompositions
+from ..decompose import Decomposition, SetKind, Shape, TileSet, decompositions, waits
 from ..hand import Hand, WinContext
-from ..tiles import DRAGONS, PLAYING, WINDS, format_tiles, is_honour, suit, wind_code
+from ..tiles import DRAGONS, WINDS, format_tiles, is_honour, suit, wind_code
 
 
 def label(s: TileSet) -> str:
@@ -110,13 +110,7 @@ def readings(hand: Hand, ctx: WinContext, shapes: frozenset[Shape]) -> list[Read
 def legal_waits(hand: Hand, shapes: frozenset[Shape]) -> tuple[str, ...]:
     """Tile kinds that complete the 13 tiles before the win into one of `shapes` (a kind
     whose four copies are all in the hand is not a wait, docs/rules.md §1.2)."""
-    base = hand.without_winning() if hand.winning else hand
-    held = base.counts()
-    out = []
-    for i, code in enumerate(PLAYING):
-        if held[i] < 4 and any(d.shape in shapes for d in decompositions(base.with_winning(code))):
-            out.append(code)
-    return tuple(out)
+    return waits(hand, shapes=frozenset(shapes))
 
 
 def flush(tiles) -> str | None:

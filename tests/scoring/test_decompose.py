@@ -71,6 +71,34 @@ def test_waits_equal_brute_force(hand):
     assert all(is_complete(hand.with_winning(t)) for t in brute)
 
 
+# waits into the named shapes only (Hong Kong and Classical allow a few)
+SHAPE_WAITS_CASES = [
+    ("1122334455667m", {Shape.SEVEN_PAIRS}, "7m"),
+    ("1122334455667m", {Shape.STANDARD}, "147m"),
+    ("19m19s19pESWNCFP", {Shape.STANDARD}, ""),
+    ("19m19s19pESWNCFP", {Shape.STANDARD, Shape.THIRTEEN_ORPHANS}, "19m19p19sESWNPFC"),
+    ("17m369s25pESWNCF", {Shape.HONOURS_KNITTED}, "4m8pP"),
+    ("17m369s25pESWNCF", {Shape.STANDARD, Shape.SEVEN_PAIRS}, ""),
+    ("1334s12369m258p3m", {Shape.KNITTED_STRAIGHT}, "7s"),
+    ("1334s12369m258p3m", {Shape.STANDARD}, ""),
+]
+
+
+@pytest.mark.parametrize("text, shapes, expected", SHAPE_WAITS_CASES)
+def test_waits_into_some_shapes(text, shapes, expected):
+    assert set(waits(parse_hand(text), shapes=frozenset(shapes))) == set(parse_tiles(expected))
+
+
+@given(thirteen_tile_hands())
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+def test_waits_into_each_shape_equal_brute_force(hand):
+    held = Counter(hand.all_tiles)
+    for shape in Shape:
+        brute = {t for t in PLAYING if held[t] < 4
+                 and any(d.shape is shape for d in decompositions(hand.with_winning(t)))}
+        assert set(waits(hand, shapes=frozenset({shape}))) == brute, shape
+
+
 # (concealed tiles, declared sets beside them, complete in some split?)
 TILES_COMPLETE_CASES = [
     ("123m456p789sEEENN", 0, True),
