@@ -1,19 +1,30 @@
 """Speed of our MCR scorer against PyMahjongGB on the same random winning hands.
 
     python -m scripts.bench_mcr --count 5000 --seed 7
+    python -m scripts.bench_mcr --classical --count 5000    # Classical, hands per second
+    python -m scripts.bench_mcr --batch --count 20000       # `score -` lines per second
 
 Prints hands per second for both and the ratio. Hands come from the differential
 generator (scripts/mcr_oracle.py); both scorers get pre-built inputs, so the timing
 is the scoring only (CPU time of this process). Our scorer runs with the `china` preset,
-as in the differential test, after a warm-up round on other hands.
+as in the differential test, after a warm-up round on other hands. `--classical` times the
+Classical scorer alone on the same hands; `--batch` the whole `mahjong-lens score --rules mcr
+--preset china -` command on those hands as JSON lines (CPU time of the command, start-up
+included).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 
+from scoring.hand import format_hand
+from scoring.rules import classical
 from scoring.rules.mcr import PRESETS, score
 from scripts.mcr_oracle import pmgb_pack, pmgb_tile, random_hand
 
@@ -29,12 +40,60 @@ def _inputs(seed: int, count: int):
     return cases, calls
 
 
+def _classical(args) -> int:
+    """Classical hands per second, each round on new hands, after a warm-up round."""
+    options = classical.PRESETS["seed003"]
+    for g in _inputs(args.seed + 1000, args.count)[0]:
+        classical.score(g.hand, g.ctx, options)
+    rates = []
+    for r in range(args.rounds):
+        cases = _inputs(args.seed + r, args.count)[0]
+        start = time.process_time()
+        for g in cases:
+            classical.score(g.hand, g.ctx, options)
+        rates.append(args.count / (time.process_time() - start))
+        print(f"round {r}: classical {rates[-1]:8.0f} hands/s")
+    print(f"classical (seed003)  {sorted(rates)[len(rates) // 2]:10.0f} hands/s (median round)")
+    return 0
+
+
+def _line(g) -> str:
+    ctx = g.ctx
+    return json.dumps({"hand": format_hand(g.hand), "self_drawn": ctx.self_drawn, "seat": "ESWN"[ctx.seat],
+                       "round": "ESWN"[ctx.round], "discarder": None if ctx.discarder is None else "ESWN"[ctx.discarder],
+                       "last_tile": ctx.last_tile, "kong": ctx.kong, "fourth_tile": ctx.fourth_tile})
+
+
+def _batch(args) -> int:
+    """Lines per second of the batch command, CPU time of the child process."""
+    rates = []
+    for r in range(args.rounds):
+        with tempfile.TemporaryFile("w+") as lines:
+            lines.write("\n".join(_line(g) for g in _inputs(args.seed + r, args.count)[0]) + "\n")
+            lines.seek(0)
+            before = os.times()
+            subprocess.run([sys.executable, "-m", "app.cli", "score", "--rules", "mcr", "--preset", "china", "-"],
+                           stdin=lines, stdout=subprocess.DEVNULL, check=False)
+            after = os.times()
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        rates.append(args.count / cpu)
+        print(f"round {r}: {rates[-1]:8.0f} lines/s ({cpu:.2f} s CPU for {args.count} lines)")
+    print(f"score - (mcr, china)  {sorted(rates)[len(rates) // 2]:10.0f} lines/s (median round)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=5000, help="hands per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--classical", action="store_true", help="time the Classical scorer alone")
+    parser.add_argument("--batch", action="store_true", help="time the `score -` command's lines")
     args = parser.parse_args()
+    if args.classical:
+        return _classical(args)
+    if args.batch:
+        return _batch(args)
     from MahjongGB import MahjongFanCalculator
 
     options = PRESETS["china"]
