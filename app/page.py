@@ -91,8 +91,7 @@ def score_page() -> None:
     names = _names(ledger, night)
     hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
     with hand_col:
-        rules, how = _hand_column(names, ledger)
-        tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
+        rules, how, tally = _hand_column(names, ledger)
     with score_col:
         preset, overrides, more = None, {}, {}
         with guarded(_("the rules")):
@@ -120,8 +119,8 @@ def score_page() -> None:
 
 
 def _hand_column(names: list[str], ledger):
-    """Rules, photo, hand and how it was won; returns the rule set and (winner, self-drawn,
-    discarder)."""
+    """Rules, photo, hand, how it was won, the place of the running total, the whole-hand
+    tools; returns the rule set, (winner, self-drawn, discarder) and the running total's place."""
     rules = "mcr"
     with guarded(_("the rules")):
         rules = situation.render_rules()
@@ -138,9 +137,10 @@ def _hand_column(names: list[str], ledger):
     how = (winner, False, None)
     with guarded(_("how it was won")):
         how = situation.render_how(names)
-    with guarded(_("the hand")):
+    tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
+    with guarded(_("the hand")):  # under the running total, which a phone keeps at its foot over what is above it
         hand.render_tools(who)
-    return rules, how
+    return rules, how, tally
 
 
 def _score(rules, preset, overrides, sit) -> evaluate.Outcome:

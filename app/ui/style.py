@@ -67,12 +67,14 @@ div[data-testid="stButtonGroup"] button { min-height: 42px; }
 div[data-testid="stLayoutWrapper"]:has(> .st-key-tally), .st-key-tally {
   position: sticky; bottom: 0; z-index: 90; }
 .st-key-tally { background: #fff; padding: 4px 0 8px 0; border-top: 1px solid #ddd; gap: 4px; }
-/* ... except while a tile is being fixed: the palette under it has the screen, and the new
-   total comes back into view with the tap that fixes it */
-[data-testid="stMain"]:has(div[class*="st-key-tile__"][class*="__sel__"])
+/* ... except while the palette is open (a tile being fixed, tiles being added): the
+   palette has the screen, and the new total comes back into view with the tap that closes it */
+[data-testid="stMain"]:has(div[class*="st-key-palette__"])
   div[data-testid="stLayoutWrapper"]:has(> .st-key-tally),
-[data-testid="stMain"]:has(div[class*="st-key-tile__"][class*="__sel__"]) .st-key-tally {
+[data-testid="stMain"]:has(div[class*="st-key-palette__"]) .st-key-tally {
   position: static; }
+/* what scrolls into view stops above the running total, not under it */
+[data-testid="stMain"] { scroll-padding-bottom: 140px; }
 .st-key-tally div[data-testid="stAlert"] > div { padding: 6px 12px; }
 /* the photo as read: short enough that the hand shows under it */
 div[class*="st-key-overlay__"] img { max-height: 130px; object-fit: contain; }

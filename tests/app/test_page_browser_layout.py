@@ -1,0 +1,65 @@
+"""The running total that a phone keeps at the foot of its screen (390x844, Debian's chromium)
+never covers what a thumb taps: wherever the page is scrolled, a target in view is not under
+it (the palette while it is open, the whole-hand buttons New set and Clear)."""
+from __future__ import annotations
+
+import pytest
+
+from app_fixtures import table_photo
+from browser_fixtures import open_page, settle, upload
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+PHONE = {"width": 390, "height": 844}
+STEP = 40  # px a scroll step: finer than any target's height
+# the targets in view (under the page's top bar, above the screen's foot) that something
+# else covers, at the present scroll
+COVERED = """(sel) => {
+  const out = [];
+  const bar = document.querySelector('[data-testid=stHeader]');
+  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || r.top < top || r.bottom > window.innerHeight) continue;  // not in view
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(el.contains(hit) || hit.contains(el))) out.push(el.innerText.trim().slice(-14));
+  }
+  return out;
+}"""
+
+
+def _covered_anywhere(page, selector: str) -> list[tuple[int, list[str]]]:
+    """Scrolled from the top to the foot of the page, step by step: what is covered where."""
+    main = "document.querySelector('[data-testid=stMain]')"
+    page.evaluate(f"() => {main}.scrollTo(0, 0)")
+    out, last = [], -1
+    while True:
+        top = page.evaluate(f"() => {main}.scrollTop")
+        if top == last:
+            return out
+        page.wait_for_timeout(30)
+        covered = page.evaluate(COVERED, selector)
+        if covered:
+            out.append((top, covered))
+        last = top
+        page.evaluate(f"d => {main}.scrollBy(0, d)", STEP)
+
+
+@pytest.mark.parametrize("flow, selector", [
+    ("photo", '[class*="st-key-newset__"] button, [class*="st-key-clear__"] button'),
+    ("manual", '[class*="st-key-pal__"] button'),
+])
+def test_the_running_total_covers_no_target(shared_server, new_page, flow, selector):
+    page = open_page(new_page, shared_server, viewport=PHONE, device_scale_factor=1,
+                     is_mobile=True, has_touch=True)
+    if flow == "photo":
+        upload(page, table_photo())
+    else:
+        page.locator('[class*="st-key-mode__win"] button').nth(2).click()  # Manual
+        settle(page)
+        for code in ("1m", "2m", "3m"):  # a hand being built: the palette stays open
+            page.locator(f'[class*="st-key-pal__{code}__win"] button').click()
+            settle(page)
+    page.locator(".st-key-tally").first.wait_for(timeout=30_000)
+    settle(page)
+    assert page.locator(selector).count() >= 2
+    assert _covered_anywhere(page, selector) == []
