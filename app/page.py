@@ -26,7 +26,7 @@ import streamlit as st
 from app import evaluate
 from app.i18n import _
 from app.ledger import LedgerError, data_dir
-from app.ui import hand, language, ledger_view, photo, result, situation, state, style, tileset
+from app.ui import hand, join, language, ledger_view, photo, result, situation, state, style, tileset
 from app.ui.literal import literal
 
 log = logging.getLogger("mahjong_lens.page")
@@ -116,6 +116,7 @@ def score_page() -> None:
         ledger_view.render(ledger, night, rules)
     with ledger_col:  # rarely changed: last on a phone, under the ledger on a wide screen
         language.render_menu(ledger, lang)
+        join.render()
 
 
 def _hand_column(names: list[str], ledger):
