@@ -381,3 +381,18 @@ def test_the_stack_classifier_outweighs_the_lift(lift, on_top, kong):
     layout = read_layout(det)
     assert layout.notation is not None, layout.notes
     assert ("9999p" in layout.notation) == kong, layout.notation
+
+
+@pytest.mark.parametrize("row", [
+    "EE9s8s7s6p5p4p3m2m1m1f2f3fN N",        # laid high to low, the bonus tiles after them
+    "5f6f7fC PPP9s8s7s6p5p4p3m2mC",          # the winning tile set apart on the left
+    "1f2f3f1m2m3m4p5p6p7s8s9sEEN N",
+])
+@pytest.mark.parametrize("angle", [0, 3, 93, 180])
+def test_a_hand_in_one_row_is_listed_in_the_photos_reading_order(row, angle):
+    """As `detect` lists the tiles: left to right across the photo, top to bottom down it."""
+    layout = read_layout(detections([row], angle_deg=angle))
+    axis = 1 if angle == 93 else 0
+    for tiles in (layout.concealed, layout.bonus):
+        along = [t.box[axis] + t.box[axis + 2] for t in tiles]
+        assert along == sorted(along), [t.code for t in tiles]

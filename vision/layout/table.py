@@ -291,8 +291,25 @@ def _knowing_the_player(found: list[_Candidate], codes: list[str], xyxy: np.ndar
 
 def _direction(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> int:
     """+1 when +u runs from the player's left to right (the player sits on the +v side),
-    else -1."""
+    else -1. A hand in one row is listed in the photo's reading order, as `detect` lists
+    it: one row says too little of where the player sits to turn it round."""
+    if len(_rows_of(r, frame)) == 1:
+        return _reading_direction(frame.angle)
     return -1 if _side_vote(r, frame, codes, xyxy) < 0 else 1
+
+
+def _rows_of(r: grouping.Reading, frame) -> set[int]:
+    """The rows of the frame that the reading's hand tiles lie in."""
+    tiles = set(r.concealed) | {t for m in r.melds for t in m.tiles} | (
+        {r.winning} if r.winning is not None else set())
+    return {seg.row for seg in frame.segments if tiles.intersection(seg.tiles)}
+
+
+def _reading_direction(angle: float) -> int:
+    """+1 when +u at `angle` runs the way a photo is read: left to right for a row across
+    the photo, top to bottom for one down it."""
+    c, s = np.cos(angle), np.sin(angle)
+    return 1 if (c if abs(c) >= abs(s) else s) > 0 else -1
 
 
 def _side_vote(r: grouping.Reading, frame, codes: list[str], xyxy: np.ndarray) -> float:
