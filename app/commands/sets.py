@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import time
 
+from app.commands import SUMMARIES
 from app.i18n import _, ngettext
 from scoring.tiles import format_tiles
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("sets", help=_("list the tile sets taught, or delete one"))
-    p.add_argument("--json", action="store_true", help=_("print one JSON object per set"))
+    p = sub.add_parser("sets", help=_(SUMMARIES["sets"]))
+    p.add_argument("--json", action="store_true",
+                   help=_("print the sets as one JSON array ([] when there are none)"))
     p.add_argument("--delete", metavar="NAME", help=_("delete the named set"))
     p.add_argument("--forget", nargs=3, metavar=("NAME", "READ", "CODE"),
                    help=_("forget a fix made by mistake: in set NAME, tiles read as READ that "
@@ -45,14 +47,15 @@ def run(args) -> int:
     if args.forget is not None:
         return forget(*args.forget, args.data_dir)
     summaries = list_sets(args.data_dir)
-    if not summaries and not args.json:
+    if args.json:
+        print(json.dumps([summary_to_json(s) for s in summaries], ensure_ascii=False))
+        return 0
+    if not summaries:
         print(_("No tile sets yet: teach one with 'mahjong-lens teach', or choose a new set on "
                 "the page."))
     for summary in summaries:
         line = summary_to_json(summary)
-        if args.json:
-            print(json.dumps(line, ensure_ascii=False))
-        elif summary.error:
+        if summary.error:
             print(f"{summary.name}: {summary.error}")
         else:
             print(_("{name}: {tiles} examples of {classes} tiles, last taught {when}").format(

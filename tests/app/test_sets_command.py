@@ -25,7 +25,7 @@ def test_sets_json_lists_examples_per_class_and_when_last_taught(tmp_path, capsy
     broken = set_path("old", tmp_path)
     broken.write_bytes(b"not a set")
     assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    lines = json.loads(capsys.readouterr().out)
     unseen = [c for c in TILES if c not in ("1m", "5f")]
     assert lines[0] == {"name": "home", "examples": {"1m": 2, "5f": 1}, "tiles": 3,
                         "last_taught": "2027-01-15T08:00:00Z", "unseen": unseen,
@@ -56,7 +56,7 @@ def test_sets_json_lists_the_corrections_a_set_learnt(tmp_path, capsys):
         ["8s", "8s", "1f", "2m"], feats, feats, "hand:1", reads=["9s", "9s", "5f", "2m"])
     save_set(tileset, tmp_path)
     assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
-    line = json.loads(capsys.readouterr().out)
+    [line] = json.loads(capsys.readouterr().out)
     assert line["corrected"] == {"9s>8s": 2, "5f>1f": 1}
 
 
@@ -64,7 +64,7 @@ def test_sets_without_any_says_how_to_teach_one_and_json_lists_none(tmp_path, ca
     assert main(["sets", "--data-dir", str(tmp_path)]) == 0
     assert "mahjong-lens teach" in capsys.readouterr().out
     assert main(["sets", "--json", "--data-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "[]\n"
 
 
 def test_sets_delete_removes_one_and_refuses_a_path(tmp_path, capsys):
@@ -108,7 +108,7 @@ def test_sets_lists_the_fixes_learnt_and_forgets_one_made_by_mistake(tmp_path, c
     assert main(["sets", "--forget", "night", "9s", "7s", *data]) == 0
     assert capsys.readouterr().out == "set 'night' no longer reads 9s as 7s (1 example forgotten)\n"
     assert main(["sets", "--json", *data]) == 0
-    assert json.loads(capsys.readouterr().out)["corrected"] == {"9s>8s": 2}
+    assert json.loads(capsys.readouterr().out)[0]["corrected"] == {"9s>8s": 2}
 
 
 @pytest.mark.parametrize("argv, said", [
