@@ -239,8 +239,8 @@ def parse_hand(text: str, bonus=None) -> Hand:
     melds, written = split_notation(text, allow_bonus=True)
     tiles = [t for t in written if not is_bonus(t)]
     flowers = tuple(t for t in written if is_bonus(t))
-    if flowers:
-        bonus = parse_bonus(bonus) + flowers
+    if flowers:  # a bonus tile both written and given apart is one tile said twice
+        bonus = tuple(dict.fromkeys(parse_bonus(bonus) + parse_bonus(flowers)))
     size = len(tiles) + 3 * len(melds)
     if size == 14:
         *concealed, winning = tiles
@@ -259,10 +259,13 @@ def format_meld(meld: Meld) -> str:
 
 
 def format_hand(hand: Hand) -> str:
-    """Canonical notation: melds as given, concealed tiles sorted, the winning tile last."""
+    """Canonical notation: melds as given, concealed tiles sorted, the winning tile, then
+    the bonus tiles (`parse_hand` sets them apart again: one notation for the whole hand)."""
     out = "".join(format_meld(m) for m in hand.melds) + format_tiles(hand.concealed)
     if hand.winning:
         out += _short_text((hand.winning,))
+    if hand.bonus:
+        out += _short_text(hand.bonus)
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from app.commands import SUMMARIES
 from app.i18n import _, format_fixed, format_percent, ngettext
 from app.i18n.fans import fan_name
 from game.state import SEATS
@@ -17,7 +18,7 @@ MAX_HANDS = 1_000_000
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("play", help=_("play Hong Kong practice hands (hk001) between computer players"))
+    p = sub.add_parser("play", help=_(SUMMARIES["play"]))
     p.add_argument("--seed", default="1", help=_("seed of the first hand (default 1)"))
     p.add_argument("--auto", action="store_true", help=_("four computer players (required for now)"))
     p.add_argument("--hands", default="1", help=_("how many hands: seeds N, N+1, ... (default 1)"))
@@ -33,9 +34,9 @@ def _text(record: dict) -> str:
         _("on {seat}'s discard").format(seat=record["discarder"])
     fans = ", ".join(f"{fan_name('hk001', f['name'])} {f['points'] * f['count']}" for f in record["fans"])
     pays = " ".join(f"{s} {v:+d}" for s, v in record["payments"].items())
-    bonus = " +" + ",".join(record["bonus"]) if record["bonus"] else ""
-    return _("seed {seed}: {seat} wins {how}, {hand}{bonus}: {total} fan ({fans}); {pays}").format(
-        seed=record["seed"], seat=record["winner"], how=how, hand=record["hand"], bonus=bonus,
+    # the hand's notation ends with its bonus tiles
+    return _("seed {seed}: {seat} wins {how}, {hand}: {total} fan ({fans}); {pays}").format(
+        seed=record["seed"], seat=record["winner"], how=how, hand=record["hand"],
         total=record["total"], fans=fans, pays=pays)
 
 

@@ -3,24 +3,28 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
+import shlex
 import signal
 import sys
 import threading
 
 from app import i18n
+from app.commands import SUMMARIES
 from app.i18n import _
 from app.i18n.fans import fan_label, fan_name
 from app.i18n.messages import translate
+from app.commands.read import add_winning_option, check_photo, read_photo, tiles_read
 from app.commands.sets import add_set_option, set_refiner
 from scoring.errors import InvalidHandError, one_line
-from scoring.hand import Hand
+from scoring.hand import Hand, split_notation
 from scoring.request import error_object, score_request
 from scoring.rules import RuleSet
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("score", help=_("score a hand (notation, photo, or '-' for JSON lines on stdin)"))
+    p = sub.add_parser("score", help=_(SUMMARIES["score"]))
     p.add_argument("photo", nargs="?", help=_("a photo of the hand, or '-' to read one case per line from stdin"))
     p.add_argument("--hand", help=_("the hand in notation, e.g. [123m][EEE1]456p789sNN"))
     p.add_argument("--rules", default="mcr", choices=[r.value for r in RuleSet], help=_("rule set (default mcr)"))
@@ -38,6 +42,7 @@ def add_parser(sub) -> None:
     p.add_argument("--fourth-tile", action="store_true", help=_("the winning tile is the last copy (other 3 visible)"))
     p.add_argument("--json", action="store_true", help=_("print JSON (one object per line)"))
     p.add_argument("--model", help=_("detector ONNX file for a photo (default: the committed model)"))
+    add_winning_option(p)
     add_set_option(p)
     p.set_defaults(run=run)
 
@@ -59,13 +64,12 @@ def _request_from_flags(args) -> dict:
             "last_tile": args.last_tile, "kong": args.kong, "fourth_tile": args.fourth_tile}
 
 
-def _hand_from_photo(path: str, model: str | None, refiner=None) -> tuple[Hand, list[str], tuple[str, ...]]:
-    """The hand as the layout read it, its bonus tiles and the reading's notes (a photo hint
-    among them), from a photo."""
-    from app.commands.read import read_photo  # vision is only imported when a photo is given
-    layout = read_photo(path, model, refiner)
+def _hand_from_photo(path: str, model: str | None, refiner=None, winning: str | None = None
+                     ) -> tuple[Hand, list[str], tuple[str, ...]]:
+    """The hand as the layout read it (won on `winning` when given), its bonus tiles and the
+    reading's notes (a photo hint among them), from a photo."""
+    layout = read_photo(path, model, refiner, winning)
     if layout.hand is None:
-        from app.commands.read import tiles_read
         raise InvalidHandError(f"{path}: the tiles read make no complete hand: {tiles_read(layout)}; "
                                f"`mahjong-lens read {path}` says more")
     return layout.hand, [t.code for t in layout.bonus], tuple(layout.notes)
@@ -188,8 +192,23 @@ def _print_text(out: dict) -> None:
         amounts = ", ".join(f"{k} {v:+g}" if english else f"{k} {i18n.format_amount(v)}"
                             for k, v in out["payments"].items())
         print("  " + _("payments: {amounts}").format(amounts=amounts))
+    elif out["valid"]:  # a discard win whose discarder is not given
+        print("  " + _("payments: add --self-drawn, or --discarder E|S|W|N for a win on a discard"))
     for note in (out.get("details") or {}).get("ignored_flags") or ():
         print("  " + _("ignored: {note}").format(note=translate(note)))
+
+
+def _check_photo(path: str) -> None:
+    """A photo that is not there said first; a hand typed where the photo goes, told to
+    go in --hand."""
+    if os.path.exists(path):
+        return
+    try:
+        split_notation(path, allow_bonus=True)
+    except InvalidHandError:
+        check_photo(path)
+    raise ValueError(_("{text} is a hand in notation, not a photo: give it as --hand {text}").format(
+        text=shlex.quote(path)))
 
 
 def _with_local_names(out: dict, args) -> dict:
@@ -201,6 +220,9 @@ def _with_local_names(out: dict, args) -> dict:
 
 def run(args) -> int:
     overrides = _overrides(args.option)
+    if args.winning and (args.hand or args.photo == "-"):
+        raise ValueError(_("--winning is for a photo: in notation the winning tile is the last "
+                           "tile written"))
     if args.photo == "-":
         if args.hand:
             raise InvalidHandError("give either --hand or '-' (stdin), not both")
@@ -211,9 +233,10 @@ def run(args) -> int:
         raise InvalidHandError("give the hand as --hand NOTATION, a PHOTO, or '-' for stdin")
     request, hand = _request_from_flags(args), None
     if args.photo:
-        hand, bonus, notes = _hand_from_photo(args.photo, args.model, set_refiner(args))
+        _check_photo(args.photo)
+        hand, bonus, notes = _hand_from_photo(args.photo, args.model, set_refiner(args), args.winning)
         for note in notes:  # on stderr: the score on stdout stays one result
-            print(_("note: {note}").format(note=note), file=sys.stderr)
+            print(_("note: {note}").format(note=translate(note)), file=sys.stderr)
         request["flowers"] = ",".join(sorted(set(bonus) | set(filter(None, args.flowers.split(",")))))
     else:
         request["hand"] = args.hand

@@ -96,6 +96,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("no complete hand in the tiles read: {n} tiles, counting a kong as 3, in {sets} declared sets"),
     N_("winning tile not set apart: {tile} chosen (any concealed tile completes the hand; change it "
        "if another was the last)"),
+    N_("{tile} is not among the hand's concealed tiles ({tiles}): the winning tile is one of them"),
     N_("rejected {hand} (geometry {score})"),
     N_("{n} flower/season tiles read as another player's ({tiles})"),
     N_("{n} tiles read as not part of the hand"),

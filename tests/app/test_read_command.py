@@ -45,7 +45,7 @@ def test_read_json_gives_the_layout(tmp_path, photo, capsys):
     out = json.loads(capsys.readouterr().out)
     assert list(out) == ["concealed", "melds", "bonus", "winning", "ignored", "notation", "confidence",
                          "notes", "winning_guessed", "alternatives", "rereads"]
-    assert out["notation"] == "[123m1][EEEE]456p789sNN"
+    assert out["notation"] == "[123m1][EEEE]456p789sNN3f"
     assert [t["code"] for t in out["bonus"]] == ["3f"]
     assert out["winning"]["code"] == "4z" and not out["winning_guessed"]
     assert {m["kind"] for m in out["melds"]} == {"chow", "concealed_kong"}
@@ -107,7 +107,7 @@ def test_small_tiles_add_a_note(tmp_path, photo, capsys, span, small):
     model = _model(tmp_path, HAND, span)
     assert main(["read", str(photo), "--model", str(model)]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "[123m1][EEEE]456p789sNN"
+    assert out.splitlines()[0] == "[123m1][EEEE]456p789sNN3f"
     assert ("tiles are small in this photo" in out) == small
 
 
@@ -124,3 +124,77 @@ def test_a_black_and_white_photo_is_told_colour_reads_better(tmp_path, command, 
     assert main([command, str(colour), "--model", str(model)]) == 0
     said = capsys.readouterr()
     assert "Colour photos read better" not in said.out + said.err
+
+
+def _ledger_csv_notation(photo: Path, model: str, folder: Path) -> str:
+    """The hand's notation in the ledger's CSV, the page's way from a photo: the layout as a
+    draft, scored self-drawn under hk001, added to a night."""
+    from app import edit, evaluate
+    from app.commands.read import read_photo
+    from app.ledger import Ledger
+    draft = edit.from_layout(read_photo(str(photo), model))
+    situation = evaluate.Situation(self_drawn=True)
+    entry = evaluate.ledger_entry(evaluate.score_draft(draft, situation, "hk001"), situation,
+                                  "hk001", None)
+    ledger = Ledger(folder)
+    night = ledger.current_night()
+    ledger.add_hand(night, entry, "t1")
+    import csv
+    import io
+    return next(csv.DictReader(io.StringIO(ledger.to_csv(night))))["notation"]
+
+
+def test_one_notation_for_the_hand_with_its_bonus_tiles(tmp_path, photo, capsys):
+    """read's text and JSON, score's JSON and the ledger's CSV write the hand with its
+    bonus tiles alike, and that notation parses back to the same hand."""
+    from scoring.hand import format_hand, parse_hand
+    model = str(_model(tmp_path, HAND))
+    assert main(["read", str(photo), "--model", model]) == 0
+    text = capsys.readouterr().out.splitlines()[0]
+    assert main(["read", str(photo), "--json", "--model", model]) == 0
+    from_json = json.loads(capsys.readouterr().out)["notation"]
+    assert main(["score", str(photo), "--rules", "hk001", "--self-drawn", "--json", "--model", model]) == 0
+    scored = json.loads(capsys.readouterr().out)["hand"]
+    assert text == from_json == scored == "[123m1][EEEE]456p789sNN3f"
+    hand = parse_hand(scored)
+    assert hand.bonus == ("3f",) and hand.winning == "4z" and format_hand(hand) == scored
+    in_csv = _ledger_csv_notation(photo, model, tmp_path / "data")
+    assert in_csv.endswith("456p789sNN3f") and format_hand(parse_hand(in_csv)) == in_csv
+
+
+@pytest.mark.parametrize("command, extra, first", [
+    ("read", [], "[123m1][EEEE]56p789sNN4p3f"),
+    ("read", ["--json"], '"notation": "[123m1][EEEE]56p789sNN4p3f"'),
+    ("score", ["--rules", "hk001", "--self-drawn"], "[123m1][EEEE]56p789sNN4p3f  "),
+])
+def test_winning_tile_given_on_the_command_line(tmp_path, photo, capsys, command, extra, first):
+    model = str(_model(tmp_path, HAND))
+    assert main([command, str(photo), "--winning", "4p", "--model", model, *extra]) == 0
+    assert first in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["read", "PHOTO", "--winning", "1m"], "1m is not among the hand's concealed tiles (456p789sNN)"),
+    (["score", "PHOTO", "--winning", "C", "--self-drawn"], "C is not among the hand's concealed tiles"),
+    (["score", "--hand", "123m456p789sEEESS", "--winning", "5p"], "--winning is for a photo"),
+    (["read", "PHOTO", "--winning", "5x"], "argument --winning: expected one tile, e.g. 5p or F, got '5x'"),
+])
+def test_a_winning_tile_that_cannot_be_is_one_line(tmp_path, photo, capsys, argv, said):
+    if "PHOTO" in argv:
+        argv = [str(photo) if a == "PHOTO" else a for a in argv] + ["--model", str(_model(tmp_path, HAND))]
+    try:
+        code = main(argv)
+    except SystemExit as done:  # argparse's own line, after its usage
+        code = done.code
+    err = capsys.readouterr().err
+    assert code == 2 and said in err.splitlines()[-1]
+
+
+def test_a_guessed_winning_tile_is_named_as_the_notation_names_it(tmp_path, photo, capsys):
+    model = str(_model(tmp_path, ["4p5p6p7s8s9sNN", "1m^2m3m #EE# 3f"]))
+    assert main(["read", str(photo), "--model", model]) == 0
+    out = capsys.readouterr().out
+    assert "winning tile not set apart: N chosen" in out and "4z" not in out
+    assert main(["read", str(photo), "--model", model, "--winning", "8s"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("[123m1][EEEE]456p79sNN8s3f\n") and "not set apart" not in out

@@ -24,7 +24,7 @@ import numpy as np
 
 from scoring.decompose import tiles_complete
 from scoring.hand import Hand, format_hand
-from scoring.tiles import BACK, BONUS, PLAYING, sort_key
+from scoring.tiles import BACK, BONUS, PLAYING, format_tiles, sort_key
 
 from . import geometry, grouping, sets
 from .bonus import bonus_tiles
@@ -83,8 +83,26 @@ class TableLayout:
 
     @property
     def notation(self) -> str | None:
-        """The hand in notation (what `read` prints), None with no complete hand."""
-        return format_hand(self.hand) if self.hand is not None else None
+        """The hand with its bonus tiles in notation (what `read` prints, and parses back to
+        the same hand), None with no complete hand."""
+        if self.hand is None:
+            return None
+        return format_hand(replace(self.hand, bonus=tuple(dict.fromkeys(t.code for t in self.bonus))))
+
+    def won_on(self, code: str) -> TableLayout:
+        """This reading with `code`, one of its concealed tiles or its winning tile, as the
+        winning tile (the player knows which was the last); the note of a guess goes."""
+        closed = list(self.concealed) + ([self.winning] if self.winning is not None else [])
+        picked = next((t for t in reversed(closed) if t.code == code), None)
+        if picked is None:
+            shown = format_tiles(sorted((t.code for t in closed), key=sort_key))
+            raise ValueError(f"{format_tiles([code])} is not among the hand's concealed tiles "
+                             f"({shown}): the winning tile is one of them")
+        concealed = tuple(t for t in closed if t is not picked)
+        hand = None if self.hand is None else Hand(
+            tuple(t.code for t in concealed), self.hand.melds, code, self.hand.bonus)
+        return replace(self, concealed=concealed, winning=picked, hand=hand, winning_guessed=False,
+                       notes=tuple(n for n in self.notes if not n.startswith(GUESSED_NOTE)))
 
     def to_dict(self) -> dict:
         """JSON-ready, as `read --json` prints it: the hand as its notation."""
@@ -96,6 +114,7 @@ class TableLayout:
 
 MAX_CLUSTERS = 6          # clusters tried, biggest first (the rest are ignored)
 MIN_HAND_TILES = 12       # 14 tiles, less kongs shown as three with the fourth on top
+GUESSED_NOTE = "winning tile not set apart:"  # how the note of a guessed winning tile starts
 DOUBTFUL = 0.5            # detections under this confidence may be left out to complete a hand
 DOUBTFUL_TILE = 0.6       # ... or first, those whose finder is this unsure a tile is there
 WIDE_LINK = 4.5           # cluster link of the second look when the first finds no hand
@@ -459,8 +478,8 @@ def _hand_or_why_not(r: grouping.Reading, concealed: list[int], winning: int | N
                      f"{len(r.melds)} declared sets" + (
                          f"; check the {unsure} marked doubtful" if unsure else ""))
     if r.guessed:
-        notes.append(f"winning tile not set apart: {codes[winning]} chosen (any concealed tile "
-                     f"completes the hand; change it if another was the last)")
+        notes.append(f"{GUESSED_NOTE} {format_tiles([codes[winning]])} chosen (any concealed "
+                     f"tile completes the hand; change it if another was the last)")
     return hand, notes
 
 
