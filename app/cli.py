@@ -12,24 +12,53 @@ import os
 import sys
 
 from app import i18n
-from app.i18n import _
-from app.i18n.messages import translate
-from scoring.errors import one_line
+from app.commands import SUMMARIES
+from app.i18n import N_, _
+from app.i18n.parser_words import speaking
 
-COMMANDS = ("app", "detect", "read", "score", "teach", "sets", "play")
+COMMANDS = tuple(SUMMARIES)
+LANG_METAVAR = "|".join(i18n.LANGUAGES)
+# what --lang does differs by command: only score's JSON has fans, app sets the page's language
+LANG_HELP = {
+    "score": N_("language of the text output (default: $LANGUAGE, $LC_ALL, $LANG; else en); "
+                "with --json it adds each fan's name_local"),
+    "app": N_("the page's language for a browser that asks for none of en, pl, uk, de, zh "
+              "(default: $LANGUAGE, $LC_ALL, $LANG; else English)"),
+}
+PLAIN_LANG_HELP = N_("language of the text output (default: $LANGUAGE, $LC_ALL, $LANG; else en)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
+    """The parser with the arguments of the `chosen` commands; the others are only named,
+    with their line of help, so that their modules (and what they import) are not loaded."""
     parser = argparse.ArgumentParser(
         prog="mahjong-lens", description=_("Score a finished Chinese mahjong hand from a photo."))
+    parser.add_argument("--lang", metavar=LANG_METAVAR, help=_(
+        "language of the text output and of the help, before or after the command "
+        "(default: $LANGUAGE, $LC_ALL, $LANG; else en)"))
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
-        importlib.import_module(f"app.commands.{name}").add_parser(sub)
-    for command in sub.choices.values():
-        command.add_argument("--lang", metavar="|".join(i18n.LANGUAGES), help=_(
-            "language of the text output (default: $LANGUAGE, $LC_ALL, $LANG; else en); "
-            "with --json it adds each fan's name_local"))
+        if name in chosen:
+            importlib.import_module(f"app.commands.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=_(SUMMARIES[name]))
+    for name, command in sub.choices.items():
+        # SUPPRESS: a sub-command's own default must not undo a --lang given before it
+        command.add_argument("--lang", metavar=LANG_METAVAR, default=argparse.SUPPRESS,
+                             help=_(LANG_HELP.get(name, PLAIN_LANG_HELP)))
     return parser
+
+
+def chosen_command(argv: list[str]) -> tuple[str, ...]:
+    """The sub-command argv names (its first word that is not an option or --lang's value),
+    as `build_parser` takes it; none when it names none yet."""
+    words = iter(argv)
+    for arg in words:
+        if arg == "--lang":
+            next(words, None)
+        elif not arg.startswith("-"):
+            return (arg,) if arg in COMMANDS else ()
+    return ()
 
 
 def _lang_flag(argv: list[str]) -> str | None:
@@ -44,12 +73,12 @@ def _lang_flag(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    with i18n.using(i18n.normalise(_lang_flag(argv)) or i18n.from_environment()):
+    with i18n.using(i18n.normalise(_lang_flag(argv)) or i18n.from_environment()), speaking():
         return _main(argv)
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser()
+    parser = build_parser(chosen_command(argv))
     if not argv:  # plain `mahjong-lens`: what it can do, not an error
         parser.print_help()
         return 0
@@ -64,6 +93,8 @@ def _main(argv: list[str]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (ValueError, OSError) as exc:
+        from app.i18n.messages import translate
+        from scoring.errors import one_line
         print(f"mahjong-lens {args.command}: {translate(one_line(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from app import qr
+from app.commands import SUMMARIES
 from app.i18n import _
 from vision.runtime import data_dir
 
@@ -15,7 +16,7 @@ PAGE = Path(__file__).resolve().parent.parent / "page.py"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("app", help=_("start the page (open the printed address on a phone or here)"))
+    p = sub.add_parser("app", help=_(SUMMARIES["app"]))
     p.add_argument("--server.port", dest="port", type=int, default=8501,
                    help=_("port to listen on (default 8501)"))
     p.add_argument("--server.address", dest="address", default=None,

@@ -15,6 +15,7 @@ import sys
 
 from typing import TYPE_CHECKING
 
+from app.commands import SUMMARIES
 from app.commands.sets import add_set_option, set_refiner
 from app.i18n import _, ngettext
 from app.i18n.messages import translate
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # vision (numpy, OpenCV, onnxruntime) loads only when a photo
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "detect", help=_("find and read the tiles in photos"),
+        "detect", help=_(SUMMARIES["detect"]),
         description=_("Find and read the tiles in each photo; one line per photo."))
     parser.add_argument("photos", nargs="+", metavar="PHOTO", help=_("image files (JPEG, PNG, ...)"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON object per photo"))

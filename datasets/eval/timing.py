@@ -7,11 +7,19 @@ Median and 90th percentile seconds of decode + detect + refine over `--repeat` r
 one to warm up), with the parts: the finder on the decoded photo, its ONNX call alone, the
 stack classifier on four lines of three like tiles, and the refine step alone on 20 and 40
 tiles of a hand's size.
+
+    python -m datasets.eval.timing startup [--repeat 21]
+
+The command line's start-up: CPU seconds (user + system) of `mahjong-lens --help` and of an
+empty Python start (`python -c pass`), runs interleaved so that a load on the machine weighs
+on both alike; medians and their ratio.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -119,7 +127,50 @@ def _time_refine(refiner, names, rgb: np.ndarray, tile_h: float, count: int,
     return round(median, 4)
 
 
+def _cpu_seconds(argv: list[str]) -> float:
+    """User + system CPU seconds of one run of `argv`, its output discarded."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(argv)} exited with status {proc.returncode}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def startup(repeat: int) -> dict:
+    """Median CPU seconds of `mahjong-lens --help` and of an empty Python start, and their
+    ratio; the console script is run by this interpreter, as its first line says."""
+    script = Path(sys.executable).with_name("mahjong-lens")
+    if not script.is_file():
+        raise SystemExit(f"no console script at {script}: pip install -e . first")
+    commands = {"empty_python_s": [sys.executable, "-c", "pass"],
+                "help_s": [sys.executable, str(script), "--help"]}
+    runs: dict[str, list[float]] = {key: [] for key in commands}
+    for _ in range(repeat):
+        for key, argv in commands.items():
+            runs[key].append(_cpu_seconds(argv))
+    out = {key: round(float(np.median(values)), 4) for key, values in runs.items()}
+    out["ratio"] = round(out["help_s"] / out["empty_python_s"], 2)
+    print(f"mahjong-lens --help: median {out['help_s'] * 1000:.0f} ms CPU; empty Python "
+          f"{out['empty_python_s'] * 1000:.0f} ms; ratio {out['ratio']:.2f} ({repeat} runs each)")
+    return out
+
+
+def _startup_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="timing startup", description=startup.__doc__)
+    parser.add_argument("--repeat", type=int, default=21)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    out = startup(args.repeat)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["startup"]:
+        return _startup_main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("photo", type=Path, help="the photo to read (e.g. a 12 MP JPEG)")
     parser.add_argument("--classifier", type=Path, default=DEFAULT_CLASSIFIER_PATH)

@@ -129,3 +129,75 @@ def test_read_asks_to_check_doubtful_tiles_only_when_there_are_some(
 ])
 def test_an_error_is_said_without_pythons_errno(exc, line):
     assert one_line(exc) == line
+
+
+@pytest.mark.parametrize("argv, never", [
+    # --help: no sub-command, rule set, game or model runtime; it starts about as fast as Python
+    (["--help"], ("app.commands.", "scoring.rules", "scoring.request", "game", "numpy",
+                  "onnxruntime", "vision")),
+    # a typed hand: no photo reader
+    (["score", "--hand", "123m456p789sEEESS", "--self-drawn"], ("numpy", "onnxruntime", "cv2", "vision")),
+])
+def test_a_command_imports_only_what_it_needs(argv, never):
+    import subprocess
+    import sys
+    code = (f"import sys\nfrom app.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n"
+            "    pass\nprint(' '.join(sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    loaded = done.stdout.splitlines()[-1].split()
+    assert "app.cli" in loaded
+    assert [m for m in loaded if m.startswith(never)] == []
+
+
+@pytest.mark.parametrize("command, says, never", [
+    ("score", "name_local", "page"),
+    ("app", "page's language", "name_local"),
+    ("teach", "language of the text output", "name_local"),
+    ("sets", "language of the text output", "name_local"),
+    ("play", "language of the text output", "name_local"),
+    ("detect", "language of the text output", "name_local"),
+])
+def test_each_commands_lang_says_what_it_does_there(capsys, command, says, never):
+    text = " ".join(_help(capsys, command).split())
+    lang = text[text.rindex("--lang en|pl|uk|de|zh"):]
+    assert says in lang and never not in lang
+
+
+def test_top_level_help_names_lang(capsys):
+    text = " ".join(_help(capsys).split())
+    assert "--lang en|pl|uk|de|zh language of the text output and of the help, before or after the command" in text
+
+
+@pytest.mark.parametrize("command", ["score", "read"])
+def test_a_missing_photo_is_said_before_any_model(capsys, monkeypatch, tmp_path, command):
+    monkeypatch.setenv("MAHJONG_LENS_MODEL", str(tmp_path / "absent.onnx"))
+    code, out, err = _run(capsys, command, str(tmp_path / "photo.jpg"), "--set", "nowhere")
+    assert code == 2 and not out
+    assert err == f"mahjong-lens {command}: {tmp_path / 'photo.jpg'}: cannot read file (No such file or directory)\n"
+
+
+@pytest.mark.parametrize("given, quoted", [
+    ("123m456p789sEEESS", "123m456p789sEEESS"),
+    ("[123m][EEE1]456p789sSS1f", "'[123m][EEE1]456p789sSS1f'"),  # as a shell takes it back
+])
+def test_a_hand_typed_where_the_photo_goes_is_told_to_use_hand(capsys, given, quoted):
+    code, _, err = _run(capsys, "score", given)
+    assert code == 2
+    assert err == f"mahjong-lens score: {quoted} is a hand in notation, not a photo: give it as --hand {quoted}\n"
+
+
+@pytest.mark.parametrize("rules, flags, hint", [
+    ("hk001", [], True), ("mcr", [], True), ("classical", [], False),  # Classical: all pay alike
+    ("hk001", ["--self-drawn"], False), ("mcr", ["--discarder", "S"], False),
+])
+def test_a_score_without_how_it_was_won_says_which_flag_settles_the_payments(capsys, rules, flags, hint):
+    code, out, _ = _run(capsys, "score", "--rules", rules, "--hand", "[CCC1][FFF1]234p56pPP7p", *flags)
+    assert code == 0
+    said = "  payments: add --self-drawn, or --discarder E|S|W|N for a win on a discard" in out.splitlines()
+    assert said == hint and ("payments: E" in out) != hint
+
+
+def test_a_practice_hand_is_written_once_with_its_bonus_tiles(capsys):
+    code, out, _ = _run(capsys, "play", "--auto", "--seed", "3")
+    first = out.splitlines()[0]
+    assert code == 0 and ", 2344m123456p456s1m46f: " in first and "+4f" not in first

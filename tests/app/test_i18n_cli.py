@@ -207,3 +207,50 @@ def test_app_lang_becomes_the_pages_fallback_language(monkeypatch, capsys):
         main(["app", "--server.address", "127.0.0.1", "--lang", "pl"])
     assert seen["MAHJONG_LENS_LANG"] == "pl"
     assert "tylko na 127.0.0.1" in capsys.readouterr().out  # what it listens on, in Polish
+
+
+@pytest.mark.parametrize("lang", [code for code in i18n.LANGUAGES if code != "en"])
+def test_argparses_own_words_in_each_language(capsys, lang):
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "score", "--help"])
+    out = capsys.readouterr().out
+    with i18n.using(lang):
+        usage, heading, help_line = (i18n._(w) for w in ("usage: ", "options", "show this help message and exit"))
+    assert out.startswith(usage + "mahjong-lens score") and f"\n{heading}:\n" in out and help_line in out
+    assert "usage:" not in out and "show this help message" not in out
+
+
+def test_argparses_error_line_in_the_language(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["score", "--rules", "xx", "--lang", "de"])
+    last = capsys.readouterr().err.splitlines()[-1]
+    with i18n.using("de"):
+        choice = i18n._("invalid choice: %(value)r (choose from %(choices)s)")
+    assert done.value.code == 2 and last.startswith("mahjong-lens score: ")
+    assert choice.split("%")[0] in last and "invalid choice" not in last
+
+
+def test_argparses_words_are_argparses_own():
+    """Each word listed for the catalogues is one argparse asks for, word for word."""
+    import argparse
+    import inspect
+
+    from app.i18n.parser_words import WORDS
+    source = inspect.getsource(argparse)
+    for word in WORDS:
+        assert f"_({word!r})" in source, word
+    assert "'expected %s argument'" in source and "'expected %s arguments'" in source
+    with i18n.using("pl"):
+        from app.i18n.parser_words import expected_arguments
+        assert "3" in expected_arguments(3) % 3 and expected_arguments(3) != "expected %s arguments"
+
+
+@pytest.mark.parametrize("argv", [
+    ["--lang", "de", "score", *HANDS["mcr"]],
+    ["--lang=de", "score", *HANDS["mcr"]],
+    ["score", *HANDS["mcr"], "--lang", "de"],
+    ["--lang", "pl", "score", *HANDS["mcr"], "--lang", "de"],  # the command's own wins
+])
+def test_lang_before_or_after_the_command(capsys, argv):
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("(gültig)")
