@@ -7,16 +7,19 @@ from __future__ import annotations
 import streamlit as st
 
 from app import edit
-from app.i18n import _, ngettext, pgettext
+from app.i18n import N_, _, ngettext, pgettext
 from app.i18n.messages import translate
 from app.recognise import LOW_CONFIDENCE
 from app.ui.language import said
-from scoring.tiles import BONUS, NAMES, PLAYING, is_bonus
+from scoring.tiles import BACK, BONUS, NAMES, PLAYING, is_bonus
 
 from . import state
 
 PALETTE_ROWS = (("m", PLAYING[0:9]), ("p", PLAYING[9:18]), ("s", PLAYING[18:27]),
                 ("z", PLAYING[27:34]), ("f", BONUS))
+# a wind tile said as the wind it is ("North wind"), where its short name ("North") is a seat
+WIND_TILES = {"1z": N_("East wind"), "2z": N_("South wind"), "3z": N_("West wind"),
+              "4z": N_("North wind")}
 
 
 def group_label(draft: edit.Draft, ref: str) -> str:
@@ -44,6 +47,15 @@ def tile_name(code: str) -> str:
     return chinese if local == chinese else f"{local} {chinese}".strip()
 
 
+def spoken_name(code: str) -> str:
+    """A tile button's label: the tile's name in the page's language, as a screen reader says
+    it; the code is drawn on the button by the page's CSS (`style.tile_rules`)."""
+    if code in WIND_TILES:
+        return _(WIND_TILES[code])
+    english = NAMES.get(code, (None,))[0]
+    return pgettext("tile", english) if english else _("face-down tile") if code == BACK else code
+
+
 def complete_size(need_winning: bool) -> int:
     return 14 if need_winning else 13
 
@@ -62,7 +74,7 @@ def _tile_key(who: str, ref: str, i: int, slot: edit.Slot, selected: bool, guess
 def _tiles(who: str, draft: edit.Draft, ref: str, sel) -> None:
     for i, slot in enumerate(edit.group_slots(draft, ref)):
         guessed = ref == edit.WIN and draft.guessed
-        st.button(slot.code, key=_tile_key(who, ref, i, slot, sel == (who, ref, i), guessed),
+        st.button(spoken_name(slot.code), key=_tile_key(who, ref, i, slot, sel == (who, ref, i), guessed),
                   on_click=state.on_tile, args=(who, ref, i))
 
 
@@ -123,7 +135,7 @@ def _aside(who: str, draft: edit.Draft) -> None:
                         "it back.", count).format(n=count))
     with st.container(horizontal=True, key=f"asidegrp__{who}"):
         for i, slot in enumerate(draft.aside):
-            st.button(slot.code, key=f"aside__{who}__{i}__{slot.code}__",
+            st.button(spoken_name(slot.code), key=f"aside__{who}__{i}__{slot.code}__",
                       on_click=state.on_bring_back, args=(who, i))
         if count > 1:
             st.button(_("Bring all back"), key=f"asideall__{who}", icon=":material/undo:",
@@ -166,7 +178,7 @@ def _palette(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
                 continue
             with st.container(horizontal=True, key=f"palrow__{who}__{suit}"):
                 for code in codes:
-                    st.button(code, key=f"pal__{code}__{who}",
+                    st.button(spoken_name(code), key=f"pal__{code}__{who}",
                               on_click=state.on_palette, args=(who, code, need_winning))
     if not sel and draft.size >= complete_size(need_winning):
         st.button(_("Done adding"), key=f"close__{who}", icon=":material/check:",

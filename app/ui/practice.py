@@ -20,6 +20,7 @@ import streamlit as st
 from app import evaluate
 from app.i18n import N_, _, ngettext, pgettext
 from app.ui import result
+from app.ui.hand import spoken_name
 from game.engine import apply, legal_moves, new_game, to_move
 from game.players import choose
 from game.state import Action, Move, Phase, State
@@ -43,7 +44,6 @@ div[class*="st-key-ptile__"] button {
   padding: 0 0 1px 0; display: flex; align-items: flex-end; justify-content: center;
   border-radius: 7px; border: 1px solid #bbb; background-color: #fbf8ef;
   background-repeat: no-repeat; background-position: center top; background-size: 100%% auto; }
-div[class*="st-key-ptile__"] button p { font-size: 11px; line-height: 12px; color: #333; }
 div[class*="st-key-ptile__"][class*="__sel__"] button { border: 3px solid #1f5fd0;
   box-shadow: 0 0 0 3px #9bbcf2; transform: translateY(-6px); }
 div[class*="st-key-ptile__"][class*="__new__"] button { border: 2px solid #d08a00; }
@@ -257,7 +257,7 @@ def _own(state: State, human: int, game: dict) -> None:
     with st.container(horizontal=True, key="phand"):
         for t in tiles:
             flags = ("sel__" if game["sel"] == t else "") + ("new__" if t == state.drawn and state.turn == human else "")
-            st.button(code(t), key=f"ptile__{t}__{code(t)}__{flags}", disabled=t not in discards,
+            st.button(spoken_name(code(t)), key=f"ptile__{t}__{code(t)}__{flags}", disabled=t not in discards,
                       on_click=on_tile, args=(t,), help=tile_name(code(t)))
     _actions(moves, game)
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 from scoring.tiles import BACK, TILES
 
 def tile_rules() -> str:
+    """Each code's picture, and the code drawn under it: drawn, not said (the `/ ""`), as a
+    tile button's label is the tile's name for a screen reader."""
     return "\n".join(
-        f'div[class*="__{code}__"] button {{ background-image: url("app/static/{code}.png"); }}'
+        f'div[class*="__{code}__"] button {{ background-image: url("app/static/{code}.png"); }}\n'
+        f'div[class*="__{code}__"] button::before {{ content: "{code}" / ""; }}'
         for code in TILES + (BACK,))
 
 
@@ -36,10 +39,20 @@ div[class*="st-key-add__"] button, div[class*="st-key-aside__"] button {
   border-radius: 7px; border: 1px solid #bbb; background-color: #fbf8ef;
   background-repeat: no-repeat; background-position: center top; background-size: 100%% auto;
 }
+div[class*="st-key-tile__"] button::before, div[class*="st-key-pal__"] button::before,
+div[class*="st-key-aside__"] button::before, div[class*="st-key-ptile__"] button::before {
+  position: absolute; left: 0; right: 0; bottom: 1px; text-align: center;
+  font-size: 11px; line-height: 12px; color: #333; }
+/* the label, the tile's name, is for screen readers only: the picture and code show it */
+div[class*="st-key-tile__"] button, div[class*="st-key-pal__"] button,
+div[class*="st-key-aside__"] button, div[class*="st-key-ptile__"] button { position: relative; }
 div[class*="st-key-tile__"] button p, div[class*="st-key-pal__"] button p,
-div[class*="st-key-aside__"] button p { font-size: 11px; line-height: 12px; color: #333; }
-/* the palette's tiles are shorter: the face is enough to choose by */
-div[class*="st-key-pal__"] button { aspect-ratio: 42 / 62; background-size: 100%% auto; }
+div[class*="st-key-aside__"] button p, div[class*="st-key-ptile__"] button p {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%%);
+  white-space: nowrap; }
+/* the palette's tiles are shorter (the face is enough to choose by): the picture leaves the
+   code its own line under it */
+div[class*="st-key-pal__"] button { aspect-ratio: 42 / 62; background-size: auto calc(100%% - 13px); }
 /* the winning tile: gold, a little apart from the concealed tiles */
 div[class*="st-key-tile__"][class*="__win__0__"] button { border: 3px solid #d4a017; }
 div[class*="st-key-tile__"][class*="__win__0__"] { margin-left: 6px; }

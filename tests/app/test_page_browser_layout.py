@@ -63,3 +63,33 @@ def test_the_running_total_covers_no_target(shared_server, new_page, flow, selec
     settle(page)
     assert page.locator(selector).count() >= 2
     assert _covered_anywhere(page, selector) == []
+
+
+def _pixels(locator):
+    import io
+
+    import numpy as np
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(locator.screenshot())).convert("L"), np.int16)
+
+
+def test_the_palettes_codes_lie_under_the_pictures_and_tiles_are_named(shared_server, new_page):
+    """The code drawn on a palette tile touches none of its picture's pixels, and a screen
+    reader hears the tile's name ("North wind"), not its code."""
+    page = open_page(new_page, shared_server, viewport=PHONE, device_scale_factor=2,
+                     is_mobile=True, has_touch=True)
+    page.locator('[class*="st-key-mode__win"] button').nth(2).click()  # Manual: the palette
+    settle(page)
+    palette = page.locator('[class*="st-key-palette__win"]')
+    palette.wait_for(timeout=30_000)
+    assert page.get_by_role("button", name="North wind", exact=True).count() == 1
+    assert page.get_by_role("button", name="4z", exact=True).count() == 0
+    whole = _pixels(palette)
+    page.add_style_tag(content='[class*="st-key-pal__"] button::before { content: none !important; }'
+                               '[class*="st-key-pal__"] button p { visibility: hidden; }')
+    no_code = _pixels(palette)
+    page.add_style_tag(content='[class*="st-key-pal__"] button { background-image: none !important; }')
+    neither = _pixels(palette)
+    code, picture = abs(whole - no_code) > 24, abs(no_code - neither) > 24
+    assert code.sum() > 500 and picture.sum() > 10_000  # both were drawn
+    assert (code & picture).sum() == 0

@@ -43,3 +43,25 @@ def test_the_empty_hand_hint_fits_the_mode(page, mode, said, not_said):
     page.segmented_control(key="mode__win").set_value(mode).run()
     text = texts(page)
     assert said in text and (not_said is None or not_said not in text), text
+
+
+@pytest.mark.parametrize("lang, names", [
+    ("en", {"4z": "North wind", "1m": "1 Characters", "5z": "White Dragon", "1f": "Plum"}),
+    ("pl", {"4z": "Wiatr północny", "5p": "Kółka 5"}),
+    ("uk", {"2z": "Південний вітер"}),
+    ("de", {"1z": "Ostwind", "9s": "Bambus 9"}),
+    ("zh", {"3z": "西风", "1m": "一万"}),
+])
+def test_tiles_are_named_for_screen_readers_in_the_pages_language(data_dir, lang, names):
+    """A tile button's label (what a screen reader says) is the tile's name, not its code."""
+    from streamlit.testing.v1 import AppTest
+    from app_fixtures import PAGE
+    page = AppTest.from_file(PAGE, default_timeout=30)
+    page.query_params["lang"] = lang
+    page.run()
+    _manual(page, ["4z", "1m"])
+    labels = {b.key: b.label for b in page.button}
+    for code, name in names.items():
+        assert labels[f"pal__{code}__win"] == name
+    hand = [label for key, label in labels.items() if key.startswith("tile__win__hand__")]
+    assert hand == [names.get(c) or labels[f"pal__{c}__win"] for c in ("4z", "1m")]
