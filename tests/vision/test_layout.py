@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from layout_scenes import TILE_H, detections, quads
 
-from scoring.hand import parse_hand
+from scoring.hand import format_hand, parse_hand
 from vision.layout import LaidMeld, TableLayout, read_layout
 from vision.layout.table import _scored_as
 from vision.types import Detections
@@ -52,7 +52,7 @@ CASES = [
 @pytest.mark.parametrize("label,rows,options,notation,bonus", CASES, ids=[c[0] for c in CASES])
 def test_hand_made_layouts(label, rows, options, notation, bonus):
     layout = read_layout(detections(rows, **options))
-    assert layout.notation == notation, layout.notes
+    assert layout.notation == format_hand(parse_hand(notation, bonus)), layout.notes  # bonus tiles last
     assert layout.hand == parse_hand(notation)  # what the scorer is handed: kinds, offers and all
     assert sorted(t.code for t in layout.bonus) == bonus
     assert 0 < layout.confidence <= 1
@@ -120,7 +120,7 @@ def test_a_box_the_finder_doubts_goes_before_a_tile_that_is_merely_hard_to_read(
     conf[flower] = 0.3
     layout = read_layout(Detections(found.xyxy, found.class_id, conf, found.names,
                                     tile_score=tile_score))
-    assert layout.notation == "[123m1][EEE1]456p789sNN", layout.notes
+    assert layout.notation == "[123m1][EEE1]456p789sNN1f", layout.notes
     assert [t.code for t in layout.bonus] == ["1f"]
     assert [t.code for t in layout.ignored] == ["9s"]
     # Without the finder's own score the confidence rule drops the flower and keeps the stray.
