@@ -131,13 +131,13 @@ def boxed_tiles(draft: edit.Draft) -> tuple[list[str], list[tuple[float, ...]]]:
     return [s.code for s in kept], [s.box for s in kept]
 
 
-def fixed_tiles(codes: list[str], boxes: list[tuple[float, ...]], layout) -> int:
-    """How many of a hand's photographed tiles the player changed from what the page read."""
+def fixed_tiles(codes: list[str], boxes: list[tuple[float, ...]], layout) -> list[bool]:
+    """Which of a hand's photographed tiles the player changed from what the page read."""
     def at(box) -> tuple[float, ...]:
         return tuple(round(float(v), 1) for v in box)
     laid = hand_tiles(layout) + list(layout.bonus) + list(layout.ignored)
     read = {at(t.box): t.code for t in laid}
-    return sum(read.get(at(box), code) != code for code, box in zip(codes, boxes))
+    return [read.get(at(box), code) != code for code, box in zip(codes, boxes)]
 
 
 def learn_added(hand_id: int, data, reader, drafts: dict, found: dict
@@ -157,11 +157,12 @@ def learn_added(hand_id: int, data, reader, drafts: dict, found: dict
         return None
     learner = plain_learner(reader)
     total = 0
-    for photo, codes, boxes, _fixed in pieces:
+    for photo, codes, boxes, fixed in pieces:
         sx, sy = photo.scale
         pixels = np.asarray(boxes, np.float32) / np.array([sx, sy, sx, sy], np.float32)
-        total += learn_hand(name, photo.rgb, pixels, codes, hand_id, data, refiner=learner)
-    return total, sum(p[3] for p in pieces)
+        total += learn_hand(name, photo.rgb, pixels, codes, hand_id, data, refiner=learner,
+                            corrected=fixed)
+    return total, sum(sum(p[3]) for p in pieces)
 
 
 def after_add(ledger: Ledger, hand_id: int, token: str, reader) -> None:

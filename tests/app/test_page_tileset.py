@@ -185,10 +185,10 @@ def test_only_tiles_from_the_photo_are_learnt(slots, learnt):
 
 
 @pytest.mark.parametrize("codes, fixes", [
-    (["9s", "1z", "5f"], 0),          # as read
-    (["8s", "1z", "5f"], 1),          # one tile fixed
-    (["8s", "1z", "6f"], 2),          # a bonus tile too
-    (["9s", "1z", "5f", "7p"], 0),    # a tile the layout left out, brought back as read
+    (["9s", "1z", "5f"], [False, False, False]),          # as read
+    (["8s", "1z", "5f"], [True, False, False]),           # one tile fixed
+    (["8s", "1z", "6f"], [True, False, True]),            # a bonus tile too
+    (["9s", "1z", "5f", "7p"], [False] * 4),  # a tile the layout left out, brought back as read
 ])
 def test_the_tiles_a_player_fixed_are_counted_by_where_they_lie(codes, fixes):
     from app.ui.tileset import fixed_tiles

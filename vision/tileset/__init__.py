@@ -16,20 +16,25 @@ $MAHJONG_LENS_DATA, ~/.mahjong-lens; the sets live in its `tilesets/`):
     forget_correction(name, read, code, data=None) -> int   a fix made by mistake
 
 Teach from sheet photos (the page's teach flow: read, show each tile with its code, save):
-    read_sheet(photos, codes_text, reader=None) -> Sheet
+    read_sheet(photos, codes_text, reader=None, ways=None) -> Sheet
         photos: paths or bytes; codes_text: `123456789m123456789p...12345678f`, rows may be
-        separated by spaces or `/`. Sheet.tiles[i]: photo, box (full-resolution pixels),
-        code, read_as (the reader's reading without the set); Sheet.agreed. A sheet is
-        read the way it lies (shot from across the table or from the side).
-    Sheet.with_codes(codes) -> Sheet              the player's fixes
+        separated by spaces or `/`. The codes go to the tiles by alignment
+        (vision/tileset/teaching.py, align.py). Sheet.tiles[i]: photo, box
+        (full-resolution pixels), code, read_as (the reader's reading without the set),
+        doubt ("" when sure); Sheet.gaps (codes with no tile found), Sheet.extras (boxes
+        that are no tile), Sheet.moved (rows found in another order than typed). A sheet
+        is read the way it lies; WayInDoubt (a TileSetError) when two ways fit almost
+        equally: `ways={photo: Way}` says which.
+    Sheet.with_codes(codes, confirmed=()) -> Sheet   the player's codes ("" : no tile)
     Sheet.order_doubtful, Sheet.in_row_order()    codes typed in another order than laid
-    save_sheet(sheet, name, data=None) -> TileSet creates the set when new
+    save_sheet(sheet, name, data=None) -> TileSet stores Sheet.taught, creating the set
 
 Learn from a hand added to the ledger, and undo it:
-    learn_hand(name, rgb, boxes, codes, hand_id, data=None, refiner=None) -> int
+    learn_hand(name, rgb, boxes, codes, hand_id, data=None, refiner=None, corrected=None) -> int
         rgb: PhotoReading.photo.rgb; boxes in its pixels (detections.xyxy divided by
-        photo.scale); codes: the final, corrected code of each box ('back' is skipped).
-    learn_reading(name, reading, codes, hand_id, data=None, refiner=None) -> int
+        photo.scale); codes: the final, corrected code of each box ('back' is skipped);
+        corrected: which codes the player changed (only those are fixes learnt).
+    learn_reading(name, reading, codes, hand_id, data=None, refiner=None, corrected=None) -> int
         the same from a vision.pipeline.PhotoReading and one final code per detection
     forget_hand(name, hand_id, data=None) -> int  removes exactly what that hand added
 
@@ -46,8 +51,11 @@ set file holds 8 examples per class at most (MAX_PER_CLASS), each kept at three 
 cut and turned, in float16: a 42-tile sheet is under 1 MB, a full set about 6 MB.
 """
 from vision.tileset.learn import (
+    Extra,
+    Gap,
     Sheet,
     SheetTile,
+    WayInDoubt,
     forget_hand,
     hand_source,
     learn_hand,
@@ -57,6 +65,7 @@ from vision.tileset.learn import (
     refiner_for,
     save_sheet,
 )
+from vision.tileset.sheet import Way
 from vision.tileset.reader import DEFAULT_BLEND, Blend, TaughtClassifier, taught_refiner
 from vision.tileset.store import (
     MAX_PER_CLASS,
@@ -73,7 +82,7 @@ from vision.tileset.store import (
 )
 
 __all__ = [
-    "Blend", "DEFAULT_BLEND", "MAX_PER_CLASS", "MAX_SETS", "SetSummary", "Sheet", "SheetTile",
+    "Blend", "DEFAULT_BLEND", "Extra", "Gap", "Way", "WayInDoubt", "MAX_PER_CLASS", "MAX_SETS", "SetSummary", "Sheet", "SheetTile",
     "TaughtClassifier", "TileSet", "TileSetError", "check_name", "delete_set",
     "forget_correction", "forget_hand",
     "hand_source", "learn_hand", "learn_reading", "list_sets", "load_set", "read_sheet",

@@ -107,11 +107,18 @@ def row_angle(centres: np.ndarray) -> float:
 
 def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
     """Indices of the boxes row by row, top to bottom, each row left to right."""
+    return row_model(boxes)[0]
+
+
+def row_model(boxes: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, float]:
+    """The rows of the boxes (indices row by row, top to bottom, each left to right), each
+    box's centre along its row's direction, and the pitch: the median distance between
+    neighbours in a row (the median box width when no row has two)."""
     if not len(boxes):
-        return []
+        return [], np.zeros(0), 1.0
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     a = row_angle(centres)
-    across = centres[:, 0] * np.cos(a) + centres[:, 1] * np.sin(a)
+    along = centres[:, 0] * np.cos(a) + centres[:, 1] * np.sin(a)
     down = -centres[:, 0] * np.sin(a) + centres[:, 1] * np.cos(a)
     height = float(np.median(boxes[:, 3] - boxes[:, 1]))
     order = np.argsort(down)
@@ -122,7 +129,10 @@ def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
             current = []
         current.append(i)
     rows.append(current)
-    return [np.array(sorted(r, key=lambda k: across[k]), np.int64) for r in rows]
+    rows = [np.array(sorted(r, key=lambda k: along[k]), np.int64) for r in rows]
+    steps = np.concatenate([np.diff(along[r]) for r in rows])
+    pitch = float(np.median(steps)) if len(steps) else float(np.median(boxes[:, 2] - boxes[:, 0]))
+    return rows, along, max(pitch, 1e-6)
 
 
 def turned_boxes(boxes: np.ndarray, width: float) -> np.ndarray:
@@ -139,142 +149,91 @@ def turn_quarter(rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.nda
             turned_boxes(np.asarray(boxes, np.float32), np.float32(rgb.shape[1])))
 
 
-@dataclass(frozen=True)
-class Match:
-    """The sheet's tiles of one photo: their boxes in reading order and the row lengths;
-    `quarter`: read with the rows running down the photo (as rows of the photo turned a
-    quarter counter-clockwise, `turn_quarter`)."""
-    boxes: np.ndarray
-    scores: np.ndarray
-    rows: tuple[int, ...]
-    quarter: bool = False
+HALF = 0.7  # a box under this share of the sheet's tile area may be half of one tile
 
 
 @dataclass(frozen=True)
 class Way:
-    """A photo's boxes (inside ones merged) read one way: with the rows across the photo, or
-    (`quarter`) running down it, found as the rows of the boxes turned a quarter."""
-    boxes: np.ndarray
-    scores: np.ndarray
+    """One way a sheet may lie: `quarter`, shot from the side (the rows running down the
+    photo: read as the photo turned a quarter counter-clockwise, `turn_quarter`); `across`,
+    shot from across the table (every tile upside down, the reading order reversed)."""
     quarter: bool = False
+    across: bool = False
 
-    def fit(self, want: int, conf: float, rows_wanted: tuple[int, ...] | None = None) -> Match:
-        """The `want` tiles of a sheet among the boxes read this way, or TileSetError saying
-        what was found."""
-        seen = turned_boxes(self.boxes, 0.0) if self.quarter else self.boxes
-        order, lengths = _fit_rows(seen, self.scores, want, conf, rows_wanted)
-        return Match(self.boxes[order], self.scores[order], lengths, self.quarter)
+    @property
+    def turns(self) -> int:
+        """Quarter turns counter-clockwise that stand the tiles upright."""
+        return int(self.quarter) + 2 * int(self.across)
 
 
-def ways(boxes: np.ndarray, scores: np.ndarray) -> tuple[Way, Way]:
-    """A photo's boxes and tile scores read with the rows across it and running down it."""
+WAYS = (Way(), Way(across=True), Way(quarter=True), Way(quarter=True, across=True))
+
+
+def candidates(boxes: np.ndarray, scores: np.ndarray, conf: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The boxes of a photo that may be tiles of a sheet, with their tile scores: boxes
+    inside one tile merged (`merge_inside`) and two halves of one tile joined
+    (`merge_halves`), of a sheet tile's size (SIZE_RANGE of the median box scored `conf` or
+    more), and no weaker box overlapping a kept one (OVERLAP)."""
     boxes, scores = merge_inside(np.asarray(boxes, np.float64).reshape(-1, 4),
                                  np.asarray(scores, np.float64).reshape(-1))
-    return Way(boxes, scores), Way(boxes, scores, quarter=True)
+    if not len(boxes):
+        return boxes, scores
+    areas = np.array([_area(b) for b in boxes])
+    shown = scores >= conf
+    tile_area = float(np.median(areas[shown] if shown.any() else areas))
+    boxes, scores = merge_halves(boxes, scores, tile_area)
+    areas = np.array([_area(b) for b in boxes])
+    kept: list[int] = []
+    for i in np.argsort(-scores, kind="stable"):
+        if not SIZE_RANGE[0] <= areas[i] / tile_area <= SIZE_RANGE[1]:
+            continue
+        if all(_iou(boxes[i], boxes[k]) <= OVERLAP for k in kept):
+            kept.append(int(i))
+    kept.sort()
+    return boxes[kept], scores[kept]
 
 
-def each_way(boxes: np.ndarray, scores: np.ndarray, attempt) -> list[Match]:
-    """The Matches `attempt(way)` gives for the ways of reading the photo that fit; the first
-    way's TileSetError when neither does."""
-    fits, refused = [], None
-    for way in ways(boxes, scores):
-        try:
-            fits.append(attempt(way))
-        except TileSetError as exc:
-            refused = refused or exc
-    if not fits:
-        raise refused
-    return fits
+def merge_halves(boxes: np.ndarray, scores: np.ndarray, tile_area: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Two boxes, each under HALF of a tile's area, whose union is one tile's size and which
+    cover most of it (side by side or one above the other, touching): their union, with the
+    better score. The closest to a tile's area are joined first."""
+    small = [i for i in range(len(boxes)) if _area(boxes[i]) < HALF * tile_area]
+    pairs = []
+    for a, b in itertools.combinations(small, 2):
+        union = np.r_[np.minimum(boxes[a, :2], boxes[b, :2]), np.maximum(boxes[a, 2:], boxes[b, 2:])]
+        size = _area(union) / tile_area
+        covered = (_area(boxes[a]) + _area(boxes[b])) / max(_area(union), 1e-9)
+        if 0.75 <= size <= 1.35 and covered >= 0.8:
+            pairs.append((abs(size - 1.0), a, b, union))
+    gone, joined = set(), []
+    for _, a, b, union in sorted(pairs, key=lambda t: t[0]):
+        if a in gone or b in gone:
+            continue
+        gone |= {a, b}
+        joined.append((union, max(scores[a], scores[b])))
+    keep = [i for i in range(len(boxes)) if i not in gone]
+    if not joined:
+        return boxes, scores
+    return (np.vstack([boxes[keep]] + [u[None] for u, _ in joined]),
+            np.r_[scores[keep], [s for _, s in joined]])
 
 
-def match_frames(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
-                 rows_wanted: tuple[int, ...] | None = None) -> list[Match]:
-    """The matches with the rows across the photo and with the rows running down it, those
-    that fit (a count alone fits both ways); the first way's TileSetError when neither does."""
-    return each_way(boxes, scores, lambda way: way.fit(want, conf, rows_wanted))
+def chain(photo: int, boxes: np.ndarray, probs: np.ndarray, tile: np.ndarray, way: Way):
+    """The photo's candidate boxes in reading order for `way` (vision/tileset/align.py's
+    Chain); `probs` the reader's probabilities of each box as it stands that way."""
+    from vision.tileset.align import Chain, on_pitch, room_between
 
-
-def match_photo(boxes: np.ndarray, scores: np.ndarray, want: int, conf: float,
-                rows_wanted: tuple[int, ...] | None = None) -> Match:
-    """The `want` tiles of a sheet among a photo's boxes (tile scores down to low values),
-    with the rows across the photo, or TileSetError saying what was found."""
-    return ways(boxes, scores)[0].fit(want, conf, rows_wanted)
-
-
-def _fit_rows(boxes, scores, want, conf, rows_wanted) -> tuple[np.ndarray, tuple[int, ...]]:
-    """The `want` sheet tiles among merged boxes, in reading order, and the row lengths."""
-    kept = np.flatnonzero(scores >= conf)
-    if len(kept) > want:
-        kept = _drop_strays(boxes, scores, kept, want)
-    elif len(kept) < want and len(kept):
-        kept = _look_again(boxes, scores, kept, want, conf, rows_wanted)
-    rows = rows_of(boxes[kept])
+    seen = turned_boxes(boxes, 0.0) if way.quarter else boxes
+    rows, along, pitch = row_model(seen)
+    if way.across:
+        rows, along = [r[::-1] for r in rows[::-1]], -along
+    order = np.concatenate(rows) if rows else np.zeros(0, np.int64)
     lengths = tuple(len(r) for r in rows)
-    # rows reversed: the sheet shot from across the table (vision/tileset/learn.py turns it)
-    if len(kept) != want or (rows_wanted is not None
-                             and lengths not in (rows_wanted, rows_wanted[::-1])):
-        said = f"{want}" + (f" in rows ({','.join(map(str, rows_wanted))})" if rows_wanted else "")
-        raise TileSetError(f"found {len(kept)} tiles in {len(rows)} rows "
-                           f"({','.join(map(str, lengths))}), CODES has {said}")
-    return kept[np.concatenate(rows)] if rows else kept, lengths
-
-
-def _drop_strays(boxes, scores, kept, want) -> np.ndarray:
-    """`kept` less its least tile-like boxes, as long as they are strays (`_strays`). A clear
-    tile is never dropped to fit CODES: the codes would shift onto the wrong tiles."""
-    kept = list(kept)
-    while len(kept) > want:
-        stray = _strays(boxes, scores, kept)
-        if not stray:
-            break
-        kept.remove(min(stray, key=lambda k: scores[k]))
-    return np.array(kept, np.int64)
-
-
-def _strays(boxes, scores, kept) -> list[int]:
-    """The boxes of `kept` no sheet tile would give: of a size no sheet tile has, scored
-    STRAY_DROP below the sheet's median, or alone in a row (all at once: a photo of a heap
-    holds hundreds)."""
-    area = np.array([_area(boxes[i]) for i in kept])
-    ratio = area / float(np.median(area))
-    low = scores[kept] < float(np.median(scores[kept])) - STRAY_DROP
-    rows = rows_of(boxes[kept])
-    alone = {r[0] for r in rows if len(r) == 1} if len(rows) > 1 else set()
-    return [k for i, k in enumerate(kept)
-            if not SIZE_RANGE[0] <= ratio[i] <= SIZE_RANGE[1] or low[i] or i in alone]
-
-
-def _look_again(boxes, scores, kept, want, conf, rows_wanted) -> np.ndarray:
-    """`kept` with the most tile-like weaker boxes added, one at a time, each of a tile's
-    size, on no kept tile, and in a row that is short, until there are `want`."""
-    kept = list(kept)
-    median_area = float(np.median([_area(b) for b in boxes[kept]]))
-    for i in np.argsort(-scores):
-        if len(kept) >= want:
-            break
-        if scores[i] >= conf or i in kept:
-            continue
-        if not SIZE_RANGE[0] <= _area(boxes[i]) / median_area <= SIZE_RANGE[1]:
-            continue
-        if any(_iou(boxes[i], boxes[k]) > OVERLAP or _inside(boxes[i], boxes[k]) >= INSIDE
-               for k in kept):
-            continue
-        if _in_short_row(boxes, kept, i, rows_wanted):
-            kept.append(i)
-    return np.array(kept, np.int64)
-
-
-def _in_short_row(boxes, kept, i, rows_wanted) -> bool:
-    """Whether box i joins a row of the kept boxes that is shorter than it should be (the
-    longest row, or the player's row length)."""
-    rows = rows_of(boxes[kept + [i]])
-    where = next(r for r, members in enumerate(rows) if len(kept) in members)
-    before = [len(r) - (r == len(kept)).sum() for r in rows]
-    if before[where] == 0:
-        return False  # a row of its own: not a place the sheet has a tile
-    if rows_wanted is not None and len(rows) == len(rows_wanted):
-        return before[where] < rows_wanted[where]
-    return before[where] < max(before)
+    return Chain(photo, boxes[order], order, probs[order], tile[order], lengths,
+                 room_between(along[order], lengths, pitch),
+                 on_pitch(along[order], lengths, pitch))
 
 
 def row_order(reads, codes, lengths) -> list[int]:

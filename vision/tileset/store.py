@@ -50,6 +50,19 @@ PROBE_TOLERANCE = 1e-3  # one model's probe differs by ~1e-6 between runs; anoth
 NAME_PUNCTUATION = " -_.'"
 
 
+# Where examples came from: a sheet's tiles as aligned with the typed codes, and those whose
+# code the player chose on the page; a hand added to the ledger is "hand:<id>".
+SHEET_SOURCE = "sheet"
+SHEET_CONFIRMED = "sheet:confirmed"
+
+
+def sheet_examples(reads, codes, sources) -> tuple[str, ...]:
+    """What the reader read each example as, where it counts: a sheet tile nobody confirmed
+    is an example, never a fix, so it is taken as read right (a set file may still hold
+    the reader's reading of such tiles, which would count as fixes nobody made)."""
+    return tuple(c if s == SHEET_SOURCE else r for r, c, s in zip(reads, codes, sources))
+
+
 class TileSetError(ValueError):
     """A set that cannot be used (bad name, missing, damaged, another model); one line."""
 
@@ -266,11 +279,12 @@ def load_set(name: str, data: str | os.PathLike | None = None, probe: np.ndarray
             codes = tuple(str(c) for c in npz["codes"])
             old = int(meta["format"]) == 1  # before `reads`: each example taken as read right
             reads = codes if old else tuple(str(c) for c in npz["reads"])
+            sources = tuple(str(s) for s in npz["sources"])
             tileset = TileSet(str(meta["name"]), npz["probe"].astype(np.float32), codes,
                               npz["features"].astype(np.float32),
-                              npz["turned"].astype(np.float32),
-                              tuple(str(s) for s in npz["sources"]),
-                              npz["taught"].astype(np.float64), reads)
+                              npz["turned"].astype(np.float32), sources,
+                              npz["taught"].astype(np.float64),
+                              sheet_examples(reads, codes, sources))
         _check_shapes(tileset, int(meta["format"]))
     except (TileSetError, OSError, ValueError, KeyError, TypeError, EOFError,
             zipfile.BadZipFile) as exc:
