@@ -328,6 +328,16 @@ class Ledger:
                 for i, started, label in self._read(
                     "SELECT id, started, label FROM nights ORDER BY id DESC")]
 
+    def mark(self) -> tuple:
+        """What every phone at the table shows of the ledger, in one cheap read: equal marks,
+        nothing to redraw (tonight, the settings, the seats, the hands; an undone hand and a new
+        one in its place differ by their token)."""
+        return tuple(self._read(
+            "SELECT (SELECT group_concat(key || '=' || value, ';') FROM meta),"
+            " (SELECT group_concat(night_id || seat || name || player_no, ';') FROM seats),"
+            " (SELECT COUNT(*) FROM hands),"
+            " (SELECT id || token FROM hands ORDER BY id DESC LIMIT 1)")[0])
+
     def names(self, night: int) -> list[str]:
         """The names by seat (E, S, W, N)."""
         got = dict(self._read("SELECT seat, name FROM seats WHERE night_id=?", (night,)))

@@ -23,6 +23,9 @@ from .situation import RULE_SHORT
 
 _LEDGERS: dict[str, Ledger] = {}
 PAST_SHOWN = 12  # past nights listed, the latest first
+# how often a page looks whether another phone changed the ledger: a hand added on one phone
+# shows on every other within this and one page run
+FOLLOW_S = 2.0
 STAKE, MAX_STAKE = "stake", 1e6  # the value of a point: its ledger setting and widget, its most
 
 
@@ -140,6 +143,7 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     if isinstance(ledger, str):
         st.warning(ledger)
         return
+    seen = _mark(ledger)  # before reading: a change made while this run reads is drawn by the next
     message = st.session_state.pop("ledger_flash", None)
     if message:
         st.warning(translate(message))
@@ -156,6 +160,22 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
         st.info(_("The ledger can be viewed but not changed here (a read-only file or a full "
                   "disk): hands are not added."))
     st.caption(_("Saved in {path}").format(path=home_relative(ledger.path)))
+    _follow(ledger, seen)
+
+
+def _mark(ledger: Ledger) -> tuple | None:
+    try:
+        return ledger.mark()
+    except LedgerError:
+        return None  # said where the ledger is shown
+
+
+@st.fragment(run_every=FOLLOW_S)
+def _follow(ledger: Ledger, seen: tuple | None) -> None:
+    """One night on every phone: the page is drawn again when the ledger is no longer what
+    this run showed (a hand added, undone, a name or a night changed on another phone)."""
+    if _mark(ledger) != seen:
+        st.rerun()
 
 
 def _render_totals(ledger: Ledger, totals: dict, show_points: bool) -> None:
