@@ -76,9 +76,11 @@ sys.addaudithook(_hook)
 
 
 @pytest.mark.slow
-def test_the_started_page_contacts_no_outside_address(tmp_path):
+@pytest.mark.parametrize("scheme, argv", [("http", ()), ("https", ("--https",))])
+def test_the_started_page_contacts_no_outside_address(tmp_path, scheme, argv):
     import os
     import socket
+    import ssl
     import subprocess
     import sys
     import time
@@ -91,14 +93,15 @@ def test_the_started_page_contacts_no_outside_address(tmp_path):
     log = tmp_path / "network.log"
     env = {**os.environ, "NETWORK_LOG": str(log),
            "PYTHONPATH": os.pathsep.join([str(tmp_path / "hook"), os.getcwd()])}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", "--server.port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "app", *argv, "--server.port", str(port),
                              "--data-dir", str(tmp_path / "data")], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}/_stcore/health", timeout=2,
+                                            context=ssl._create_unverified_context()):
                     break
             except OSError:
                 time.sleep(0.3)
@@ -110,7 +113,7 @@ def test_the_started_page_contacts_no_outside_address(tmp_path):
     local = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "None", ""}
     outside = [line for line in seen if line.split(" ", 1)[1] not in local]
     assert not outside, outside
-    assert "every network interface" in out
+    assert "every network interface" in out and f"{scheme}://" in out
 
 
 def test_the_page_language_reaches_the_server(monkeypatch):
