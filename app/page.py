@@ -161,10 +161,20 @@ def main() -> None:
     from app.ui import practice  # a practice hand of Hong Kong mahjong against the computer
     from app.ui import teach  # teach the table's own tile set from a photo of it
     state.keep_choices()  # what was chosen on one page is still there after visiting another
-    st.navigation([st.Page(score_page, title=_("Score"), default=True),
-                   st.Page(practice.render, title=_("Practice"), url_path="practice"),
-                   st.Page(teach.render, title=_("Tile sets"), url_path="tilesets")],
-                  position="top").run()
+    pages = [st.Page(score_page, title=_("Score"), default=True),
+             st.Page(practice.render, title=_("Practice"), url_path="practice"),
+             st.Page(teach.render, title=_("Tile sets"), url_path="tilesets")]
+    chosen = st.navigation(pages, position="top")
+    _phone_navigation(pages)
+    chosen.run()
+
+
+def _phone_navigation(pages) -> None:
+    """The pages as links in the top bar of a phone, where Streamlit folds its own top
+    navigation into the sidebar (hidden on a wide screen, which shows Streamlit's)."""
+    with st.container(key="pagenav", horizontal=True, gap="small"):
+        for page in pages:
+            st.page_link(page, label=page.title)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,16 @@ div[data-testid="stLayoutWrapper"]:has(> .st-key-tally), .st-key-tally {
   div[data-testid="stLayoutWrapper"]:has(> .st-key-tally),
 [data-testid="stMain"]:has(div[class*="st-key-palette__"]) .st-key-tally {
   position: static; }
+/* a phone's links to the pages, in the top bar beside the sidebar's button; a wide screen
+   shows Streamlit's own navigation there instead (from 768 px) */
+div[data-testid="stLayoutWrapper"]:has(> .st-key-pagenav) {
+  position: fixed; top: 0; left: 3.2rem; right: 0.5rem; width: auto !important; height: 3.75rem;
+  z-index: 999991; }
+.st-key-pagenav { height: 100%%; width: 100%% !important; align-items: center; flex-wrap: nowrap;
+  overflow-x: auto; }
+.st-key-pagenav a { padding: 0.35rem 0.55rem; min-height: 40px; }
+@media (min-width: 768px) {
+  div[data-testid="stLayoutWrapper"]:has(> .st-key-pagenav), .st-key-pagenav { display: none; } }
 /* what scrolls into view stops above the running total, not under it */
 [data-testid="stMain"] { scroll-padding-bottom: 140px; }
 .st-key-tally div[data-testid="stAlert"] > div { padding: 6px 12px; }

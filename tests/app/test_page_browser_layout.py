@@ -93,3 +93,22 @@ def test_the_palettes_codes_lie_under_the_pictures_and_tiles_are_named(shared_se
     code, picture = abs(whole - no_code) > 24, abs(no_code - neither) > 24
     assert code.sum() > 500 and picture.sum() > 10_000  # both were drawn
     assert (code & picture).sum() == 0
+
+
+@pytest.mark.parametrize("width, path", [(390, "practice"), (390, "tilesets"), (1280, None)])
+def test_the_pages_are_one_tap_away_on_a_phone(shared_server, new_page, width, path):
+    """A phone shows Practice and Tile sets in the top bar (Streamlit folds its own top
+    navigation into the sidebar there); a wide screen shows Streamlit's, not a second row."""
+    page = open_page(new_page, shared_server, viewport={"width": width, "height": 844})
+    links = page.locator(".st-key-pagenav a")
+    if path is None:
+        assert not any(link.is_visible() for link in links.all())
+        assert page.locator("[data-testid=stHeader] a", has_text="Practice").is_visible()
+        return
+    title = {"practice": "Practice", "tilesets": "Tile sets"}[path]
+    link = links.filter(has_text=title)
+    box = link.bounding_box()
+    assert link.is_visible() and box["y"] >= 0 and box["x"] + box["width"] <= width
+    link.click()
+    settle(page)
+    assert page.url.rstrip("/").endswith(path)
