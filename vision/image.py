@@ -5,9 +5,11 @@ pixel format) raises `ImageError`, a `ValueError`, with a one-line message; noth
 escapes. The pixel-count limit is checked from the header, before any pixel is decoded, so
 a small file that claims 100 megapixels (a decompression bomb) costs nothing.
 
-Formats: whatever Pillow opens (JPEG, PNG, WebP, TIFF, BMP, AVIF, ...) and HEIC/HEIF, the
-default of iPhone cameras, through pillow-heif, which also turns the picture upright itself
-(it resets the EXIF orientation, so nothing is turned twice). HEVC has no reduced-scale
+Formats: only those of photos (`FORMATS`: JPEG, PNG, WebP, AVIF, TIFF, BMP) and HEIC/HEIF, the
+default of iPhone cameras, through pillow-heif; any other file Pillow could open (PostScript,
+which it would hand to Ghostscript, JPEG 2000, ...) is refused unread. Each side, the aspect
+and a JPEG's scans are bounded as well as the area. pillow-heif also turns the picture upright
+itself (it resets the EXIF orientation, so nothing is turned twice). HEVC has no reduced-scale
 decode: a 12 MP HEIC laid out in 512-pixel tiles, as phones write it, decodes in about
 0.25 s on 2 cores (a JPEG at half scale: 0.02 s), so the whole reading takes about 0.42 s
 against 0.18 s (`cache/timing_12mp.jpg` saved both ways).
@@ -30,6 +32,7 @@ import numpy as np
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from scoring.errors import one_line
+from vision.jpeg import count_scans
 
 try:  # a plugin: Image.open reads HEIC/HEIF once it is registered
     from pillow_heif import register_heif_opener
@@ -51,6 +54,19 @@ MAX_DECODED_PIXELS = 16_000_000
 # bytes a pixel at its peak) get a lower pixel limit; phones do not write photos this large
 # in them.
 FORMAT_MAX_PIXELS = {"WEBP": 24_000_000}
+# The formats a photo comes in (a phone's MPO opens as JPEG); Image.open tries no other plugin.
+FORMATS = ("JPEG", "PNG", "WEBP", "AVIF", "HEIF", "TIFF", "BMP")
+# Each side bounded, not only the area: a 1x63,999,999 PNG passes an area limit and costs
+# gigabytes of row buffers downstream. Phones write up to 8064 px a side; a tight crop of a row
+# of 18 tiles is about 14:1.
+OPENED = FORMATS if HEIF else tuple(f for f in FORMATS if f != "HEIF")
+MAX_SIDE = 16_384
+MAX_ASPECT = 20
+# A progressive JPEG is decoded scan by scan, each a pass over every pixel (about 3 ns a pixel
+# on one core): scans x pixels is bounded, so that a decode stays within seconds. Encoders write
+# about 10 scans; at least MIN_SCANS are always allowed.
+JPEG_SCAN_WORK = 1_000_000_000
+MIN_SCANS = 16
 ALPHA_BACKGROUND = (255, 255, 255)  # transparent art (tile renders) lies on white.
 
 
@@ -133,7 +149,7 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
         # that counts, so its warning is noise and its error becomes ours.
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data))
+            image = Image.open(io.BytesIO(data), formats=OPENED)
         except Image.DecompressionBombError:
             raise ImageError(f"{name}: image is larger than {max_pixels / 1e6:.0f} "
                              f"megapixels, the limit") from None
@@ -144,6 +160,13 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
             raise ImageError(f"{name}: not an image (unknown format)") from None
         except (OSError, ValueError, SyntaxError) as exc:  # broken headers
             raise ImageError(f"{name}: not a readable image ({one_line(exc)})") from None
+    _check_size(image, name, max_pixels)
+    if image.format in ("JPEG", "MPO"):
+        _check_scans(data, name, image.size[0] * image.size[1])
+    return image
+
+
+def _check_size(image: Image.Image, name: str, max_pixels: int) -> None:
     width, height = image.size
     if width <= 0 or height <= 0:
         raise ImageError(f"{name}: image has no pixels ({width}x{height})")
@@ -152,7 +175,19 @@ def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
         kind = f" for {image.format}" if limit < max_pixels else ""
         raise ImageError(f"{name}: image is {width}x{height} = {width * height / 1e6:.0f} "
                          f"megapixels, over the {limit / 1e6:.0f} megapixel limit{kind}")
-    return image
+    if max(width, height) > MAX_SIDE:
+        raise ImageError(f"{name}: image is {width}x{height}, over the {MAX_SIDE} pixel limit "
+                         f"on a side")
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise ImageError(f"{name}: image is {width}x{height}, longer than {MAX_ASPECT} times "
+                         f"its width; not a photo of a hand")
+
+
+def _check_scans(data: bytes, name: str, pixels: int) -> None:
+    allowed = max(MIN_SCANS, JPEG_SCAN_WORK // pixels)
+    if count_scans(data, allowed + 1) > allowed:
+        raise ImageError(f"{name}: a JPEG of more than {allowed} scans, the most read at "
+                         f"this size (a photo has about 10)")
 
 
 def _to_rgb_array(image: Image.Image) -> np.ndarray:

@@ -1,0 +1,112 @@
+"""Hostile files: each made here, each refused or handled in one line, in a process of its
+own whose peak memory stays under PEAK_LIMIT_MB and whose read takes under READ_LIMIT_S."""
+from __future__ import annotations
+
+import io
+import json
+import struct
+import subprocess
+import sys
+import zlib
+
+import pytest
+from PIL import Image
+
+from vision.image import HEIF
+
+PEAK_LIMIT_MB = 800
+READ_LIMIT_S = 5.0
+
+# the process's own peak (VmHWM: ru_maxrss would carry the forking parent's peak over)
+PEAK = ["peak_kb = next(int(line.split()[1]) for line in open('/proc/self/status')",
+        "               if line.startswith('VmHWM:'))",
+        "print(json.dumps({'said': said, 'seconds': seconds, 'peak_mb': peak_kb / 1024}))"]
+# what the reader does with a photo file: read it as the page and `detect` do, or say why not
+READ_PHOTO = """
+import json, sys, time
+from vision.image import load_photo
+start = time.perf_counter()
+try:
+    photo = load_photo(sys.argv[1], min_side=640)
+    said = f"read {photo.width}x{photo.height}"
+except ValueError as exc:
+    said = str(exc)
+seconds = time.perf_counter() - start
+""" + "\n".join(PEAK)
+
+
+def measured(code: str, *args: str) -> dict:
+    """What a fresh process running `code` said, how long it took and its peak memory."""
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and not out.stderr.strip(), out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def scan_bomb(path) -> None:
+    """A progressive JPEG whose last scan is repeated 20,000 times."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (2000, 2000), (200, 180, 160)).save(buffer, "JPEG", progressive=True)
+    data = buffer.getvalue()
+    scan = data[data.rfind(b"\xff\xda"):-2]
+    path.write_bytes(data[:-2] + scan * 20_000 + b"\xff\xd9")
+
+
+def tall_png(path, colour_type: int = 6, depth: int = 8, height: int = 63_999_999) -> None:
+    """A 1-pixel-wide PNG, compressed a million rows at a time (small in the test too)."""
+    channels = {0: 1, 3: 1, 6: 4}[colour_type]
+    row = b"\x00" + bytes(max(1, channels * depth // 8))
+    pack = zlib.compressobj(9)
+    body = b"".join(pack.compress(row * min(1_000_000, height - done))
+                    for done in range(0, height, 1_000_000)) + pack.flush()
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", 1, height, depth, colour_type, 0, 0, 0)
+    palette = chunk(b"PLTE", bytes(3 * 256)) if colour_type == 3 else b""
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + palette
+                     + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+
+def saved(fmt: str, side: int = 7900, **options):
+    """A one-colour image of side x side pixels saved as `fmt`: a few KB for 62 MP."""
+    def write(path) -> None:
+        buffer = io.BytesIO()
+        Image.new("RGB", (side, side), (120, 130, 140)).save(buffer, fmt, **options)
+        path.write_bytes(buffer.getvalue())
+    return write
+
+
+def eps_as_jpeg(path) -> None:
+    """PostScript named .jpg: Pillow would hand it to Ghostscript."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 30), (1, 2, 3)).save(buffer, "EPS")
+    path.write_bytes(buffer.getvalue())
+
+
+PHOTOS = [
+    # (file name, how it is made, what is said: words of the refusal, or "read")
+    ("scans.jpg", scan_bomb, "scans"),
+    ("tall-rgba.png", tall_png, "pixel limit on a side"),
+    ("tall-palette.png", lambda p: tall_png(p, 3), "pixel limit on a side"),
+    ("tall-1bit.png", lambda p: tall_png(p, 0, 1), "pixel limit on a side"),
+    ("wide.png", lambda p: tall_png(p, height=9000), "longer than 20 times"),
+    ("7900.jp2", saved("JPEG2000"), "not an image"),
+    ("7900.avif", saved("AVIF", quality=10, speed=10), "read 7900x7900"),
+    ("eps.jpg", eps_as_jpeg, "not an image"),
+]
+if HEIF:
+    PHOTOS.append(("7900.heic", saved("HEIF", quality=10, enc_params={"preset": "ultrafast"}),
+                   "read 7900x7900"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, make, said", PHOTOS, ids=[row[0] for row in PHOTOS])
+def test_a_hostile_photo_is_refused_or_read_in_bounds(tmp_path, name, make, said):
+    path = tmp_path / name
+    make(path)
+    assert path.stat().st_size < 2_200_000
+    result = measured(READ_PHOTO, str(path))
+    assert said in result["said"] and "\n" not in result["said"], result
+    assert result["seconds"] < READ_LIMIT_S, result
+    assert result["peak_mb"] < PEAK_LIMIT_MB, result
