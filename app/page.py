@@ -26,7 +26,8 @@ import streamlit as st
 from app import evaluate
 from app.i18n import _
 from app.ledger import LedgerError, data_dir
-from app.ui import hand, join, language, ledger_view, photo, result, situation, state, style, tileset
+from app.ui import (hand, join, language, ledger_view, photo, result, send, situation, state, style,
+                    tileset)
 from app.ui.literal import literal
 
 log = logging.getLogger("mahjong_lens.page")
@@ -91,7 +92,7 @@ def score_page() -> None:
     names = _names(ledger, night)
     hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
     with hand_col:
-        rules, how, tally = _hand_column(names, ledger)
+        rules, how, tally = _hand_column(names, ledger, night)
     with score_col:
         preset, overrides, more = None, {}, {}
         with guarded(_("the rules")):
@@ -113,28 +114,31 @@ def score_page() -> None:
         ledger_view.render_add(ledger, night, entry, st.session_state["session_id"],
                                st.session_state["generation"])
     with ledger_col, guarded(_("the ledger")):
-        ledger_view.render(ledger, night, rules)
+        ledger_view.render(ledger, night)
     with ledger_col:  # rarely changed: last on a phone, under the ledger on a wide screen
         language.render_menu(ledger, lang)
         join.render()
 
 
-def _hand_column(names: list[str], ledger):
+def _hand_column(names: list[str], ledger, night):
     """Rules, photo, hand, how it was won, the place of the running total, the whole-hand
     tools; returns the rule set, (winner, self-drawn, discarder) and the running total's place."""
     rules = "mcr"
     with guarded(_("the rules")):
-        rules = situation.render_rules()
+        rules = situation.render_rules(ledger, night)
     winner = st.session_state.get("winner", 0) or 0
     who = "win"
     with guarded(_("the photo")):
-        if rules == "classical":
+        if rules == "classical":  # the hands sent from the players' phones first
+            send.receive(ledger, winner, names)
             who = _whose_hand(names, winner)
         photo.render(who, need_winning=who == "win",
                      header=lambda: tileset.render_choice(ledger),
                      below=lambda: tileset.render_below(ledger, photo.reader))
     with guarded(_("the hand")):
         hand.render(who, need_winning=who == "win")
+        if rules == "classical":
+            send.render_send(ledger, who, winner, names)
     how = (winner, False, None)
     with guarded(_("how it was won")):
         how = situation.render_how(names)

@@ -138,7 +138,7 @@ def render_names(ledger: Ledger, night: int) -> None:
               on_click=on_rotate, args=(ledger, night))
 
 
-def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
+def render(ledger: Ledger | str, night: int | None) -> None:
     st.subheader(_("Tonight"), anchor=False)
     if isinstance(ledger, str):
         st.warning(ledger)
@@ -150,7 +150,8 @@ def render(ledger: Ledger | str, night: int | None, rules: str) -> None:
     render_names(ledger, night)
     hands = ledger.hands(night)
     totals = ledger.totals(night)
-    _render_totals(ledger, totals, show_points=rules == "mcr" and bool(hands))
+    # table points rank a night of MCR hands, whichever rule set is chosen for the next one
+    _render_totals(ledger, totals, show_points=bool(hands) and all(h.rules == "mcr" for h in hands))
     if hands:
         _render_hands(ledger, night, hands, totals)
     else:

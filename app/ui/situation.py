@@ -9,6 +9,7 @@ from app import evaluate
 from app.evaluate import SEAT_NAMES as SEAT_WORDS
 from app.evaluate import SEATS, Situation
 from app.i18n import N_, _
+from app.ledger import LedgerError
 from app.ui.language import said
 from scoring.rules import RuleSet
 
@@ -74,14 +75,46 @@ BLESSINGS = {None: N_("None"), "heavenly": N_("Heavenly hand"), "earthly": N_("E
              "human": N_("Human hand")}
 
 
-def render_rules() -> str:
-    """The rule set, one tap, with one line saying what it is (MCR, the default, needs none)."""
+def rules_key(night: int | None) -> str:
+    """The ledger setting that keeps a night's rule set."""
+    return f"rules.night.{night}"
+
+
+def kept_rules(ledger, night: int | None) -> str:
+    """The rule set the table chose for this night (kept in the ledger, for every phone and
+    after a reload); else the one it chose last; else MCR."""
+    values = [r.value for r in RuleSet]
+    if isinstance(ledger, str) or ledger is None:
+        return "mcr"
+    try:
+        return next((v for v in (ledger.setting(rules_key(night)), ledger.setting("rules"))
+                     if v in values), "mcr")
+    except LedgerError:
+        return "mcr"
+
+
+def on_rules(ledger, night: int | None) -> None:
+    if isinstance(ledger, str) or ledger is None:
+        return
+    try:
+        ledger.set_setting(rules_key(night), st.session_state["rules"])
+        ledger.set_setting("rules", st.session_state["rules"])
+    except LedgerError:
+        pass  # it holds in this browser session; the ledger says why it is off
+
+
+def render_rules(ledger=None, night: int | None = None) -> str:
+    """The rule set, one tap, with one line saying what it is (MCR, the default, needs none);
+    the night's choice comes from the ledger."""
+    if "rules" not in st.session_state:
+        st.session_state["rules"] = kept_rules(ledger, night)
     with st.container(horizontal=True, vertical_alignment="center", key="rulesrow", gap="small"):
         st.markdown("#### 🀄")
         values = [r.value for r in RuleSet]
-        rules = st.segmented_control(_("Rules"), values, key="rules", default="mcr", required=True,
+        rules = st.segmented_control(_("Rules"), values, key="rules", required=True,
                                      format_func=said(values, lambda r: _(RULE_SHORT.get(r, r))),
-                                     label_visibility="collapsed")
+                                     label_visibility="collapsed", on_change=on_rules,
+                                     args=(ledger, night))
     if rules != "mcr":
         st.caption(_(RULE_LINES[rules]) if rules in RULE_LINES else "")
     return rules

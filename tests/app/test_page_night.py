@@ -1,0 +1,58 @@
+"""The night's choices live with the night: the rule set the table chose is there again after
+a reload, and the night's totals show MCR table points only for a night scored under MCR."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.ledger import HandEntry, Ledger
+from app_fixtures import PAGE
+
+
+def _open() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("chosen", ["hk001", "classical", "mcr"])
+def test_the_rule_set_outlasts_a_reload(data_dir, chosen):
+    page = _open()
+    assert page.segmented_control(key="rules").value == "mcr"
+    page.segmented_control(key="rules").set_value("hk002").run()
+    page.segmented_control(key="rules").set_value(chosen).run()
+    assert _open().segmented_control(key="rules").value == chosen  # a reload, another phone
+
+
+def test_a_night_keeps_its_own_rule_set(data_dir):
+    ledger = Ledger(data_dir)
+    first = ledger.current_night()
+    _open().segmented_control(key="rules").set_value("hk001").run()
+    second = ledger.new_night()
+    assert _open().segmented_control(key="rules").value == "hk001"  # the table's last choice
+    ledger.set_setting(f"rules.night.{second}", "classical")
+    ledger.reopen(first)
+    assert _open().segmented_control(key="rules").value == "hk001"
+
+
+MCR = HandEntry("mcr", "123m456p789sEEESS", 15, "E", {"E": 47, "S": -23, "W": -8, "N": -16},
+                discarder="S", preset="wmo")
+HK = HandEntry("hk001", "[CCC1][FFF1]234p56pPP7p", 3, "E", {"E": 16, "S": -8, "W": -4, "N": -4},
+               discarder="S", preset="hk001")
+
+
+@pytest.mark.parametrize("night, chosen, points", [
+    ((HK,), "mcr", False),          # a night of Hong Kong hands: no table points
+    ((MCR,), "hk001", True),        # MCR hands: table points, whatever is chosen for the next
+    ((MCR,), "mcr", True),
+    ((MCR, HK), "mcr", False),      # a night under more than one rule set
+])
+def test_table_points_belong_to_a_night_scored_under_mcr(data_dir, night, chosen, points):
+    ledger = Ledger(data_dir)
+    for i, entry in enumerate(night):
+        ledger.add_hand(ledger.current_night(), entry, f"t{i}")
+    page = _open()
+    page.segmented_control(key="rules").set_value(chosen).run()
+    totals = next(m.value for m in page.markdown if m.value.startswith("| Player"))
+    assert ("Table points" in totals) == points
