@@ -65,8 +65,9 @@ FIT_SHARE = 0.75
 # taken without aligning the photo turned a quarter too (a sheet read both ways costs twice).
 SURE_WAY = 2 / 3
 # Two photos of one teach that show the same code: a tile whose features are less alike
-# than this (cosine) to every copy in the other photos is not taught (chosen on development
-# sheets: datasets/eval/sheet_align.py).
+# than this (cosine, any size and way up) to every copy in the other photos is not taught.
+# Two different faces of one set reach 0.62 at most on the development Camerash sets (5,527
+# pairs; 99 % below 0.47): a copy less alike than that is no copy.
 COPY_NEAR = 0.6
 # Below this share of tiles read as their codes, the codes are likely in another order than
 # the tiles lie. Sheets in the right order: 29-41 of 42 on the 19 generated sheets of the
@@ -315,9 +316,8 @@ def decide(found, codes_text: str, refiner, costs: Costs = COSTS,
     codes, rows_wanted = parse_codes(codes_text)
     names = list(refiner.names)
     bounds = None if rows_wanted is None else np.cumsum((0,) + tuple(rows_wanted))
-    ids = _ids(codes, names)
-    chosen = tuple(_way_of(k, p, ids, bounds, refiner, costs, (ways or {}).get(k))
-                   for k, p in enumerate(found))
+    chosen = tuple(_way_of(k, p, (codes, rows_wanted), refiner, costs, (ways or {}).get(k),
+                           alone=len(found) == 1) for k, p in enumerate(found))
     chains = tuple(chain(k, p.boxes, p.probs(w, refiner), p.tile, w)
                    for k, (p, w) in enumerate(zip(found, chosen)))
     best, codes, moved = _aligned(chains, codes, rows_wanted, names, costs)
@@ -330,29 +330,31 @@ def _ids(codes, names) -> np.ndarray:
     return np.array([names.index(c) for c in codes], np.int64)
 
 
-def _way_of(k: int, photo: _Photo, ids, bounds, refiner, costs: Costs, said: Way | None) -> Way:
+def _way_of(k: int, photo: _Photo, typed, refiner, costs: Costs, said: Way | None,
+            alone: bool = True) -> Way:
     """The way photo k lies: the one whose alignment with the codes alone, plus `Costs.row`
     for each row it finds, costs least (the quarter turns only looked at when the sheet does
     not read surely upright or from across); WayInDoubt when another way costs almost as
     much and puts other codes on the boxes."""
     if said is not None:
         return said
+    codes, rows_wanted = typed
+    names = list(refiner.names)
     tried = {}
     for ways in (WAYS[:2], WAYS[2:]):
         for way in ways:
             one = chain(k, photo.boxes, photo.probs(way, refiner), photo.tile, way)
-            tried[way] = (align([one], ids, bounds, costs, free=True), one)
+            alignment, aligned, _ = _aligned([one], codes, rows_wanted, names, costs, not alone)
+            tried[way] = (alignment, one, _ids(aligned, names))
         best_way = min(tried, key=lambda w: tried[w][0].cost)
-        if _reads_surely(*tried[best_way], ids):
+        if _reads_surely(*tried[best_way]):
             break
-    cost = {w: a.cost + costs.row * len(one.rows) for w, (a, one) in tried.items()}
+    cost = {w: a.cost + costs.row * len(one.rows) for w, (a, one, _) in tried.items()}
     ranked = sorted(tried, key=cost.get)
-    if not _fits(*tried[ranked[0]]):
-        _refuse(k, tried[ranked[0]][1], len(ids))
-    if len(ranked) > 1:
-        (best, one), (runner_up, other) = tried[ranked[0]], tried[ranked[1]]
+    if len(ranked) > 1 and _fits(*tried[ranked[0]][:2]):  # fitting no way: refused later
+        first, second = tried[ranked[0]], tried[ranked[1]]
         if (cost[ranked[1]] - cost[ranked[0]] < costs.sure
-                and _codes_by_box(best, one, ids) != _codes_by_box(runner_up, other, ids)):
+                and _codes_by_box(*first) != _codes_by_box(*second)):
             raise WayInDoubt(k, (ranked[0], ranked[1]))
     return ranked[0]
 
@@ -373,8 +375,8 @@ def _refuse(k: int, one, n_codes: int, photos: int = 1) -> None:
     where = f"photo {k + 1}: " if photos > 1 else ""
     found = int((one.tile >= TILE_SHOWN).sum())
     raise TileSetError(f"{where}the codes do not fit this photo either way round (found "
-                       f"{found} tiles in {len(one.rows)} rows "
-                       f"({','.join(map(str, one.rows))}), CODES has {n_codes})")
+                       f"{found} tiles in rows ({','.join(map(str, one.rows))}), CODES has "
+                       f"{n_codes})")
 
 
 def _codes_by_box(alignment: Alignment, one, ids) -> dict[int, int]:
@@ -401,26 +403,39 @@ def _tally(alignment: Alignment, chains, k: int, photo: int | None = None
     return matched, missed, shown
 
 
-def _aligned(chains, codes, rows_wanted, names, costs: Costs):
-    """The alignment of all photos with the codes, the codes in the order aligned, and the
-    typed rows as they lie when that is another order than typed (sheet.row_order; taken
-    only when it costs clearly less: `Costs.sure`), else ""."""
+def _aligned(chains, codes, rows_wanted, names, costs: Costs, free: bool = False):
+    """The alignment of the photos' chains with the codes, the codes in the order aligned,
+    and the typed rows as they lie when that is another order than typed (sheet.row_order;
+    taken only when it costs clearly less: `Costs.sure`), else ""."""
     bounds = None if rows_wanted is None else np.cumsum((0,) + tuple(rows_wanted))
-    best = align(chains, _ids(codes, names), bounds, costs)
+    best = align(chains, _ids(codes, names), bounds, costs, free=free)
     if rows_wanted is None or len(rows_wanted) < 2:
         return best, codes, ""
-    reads = [""] * len(codes)
-    for e in best.matches():
-        reads[e.codes[0]] = names[int(chains[e.photo].probs[e.box].argmax())]
-    order = row_order(reads, codes, rows_wanted)
+    order = row_order(_row_reads(chains, best, len(codes), rows_wanted, names), codes,
+                      rows_wanted)
     if order == sorted(order):
         return best, codes, ""
     rows = split_rows(codes, rows_wanted)
     moved = [c for t in order for c in rows[t]]
-    other = align(chains, _ids(moved, names), bounds, costs)
+    other = align(chains, _ids(moved, names), bounds, costs, free=free)
     if other.cost < best.cost - costs.sure:
         return other, moved, codes_text(split_rows(moved, rows_wanted))
     return best, codes, ""
+
+
+def _row_reads(chains, best: Alignment, n: int, rows_wanted, names) -> list[str]:
+    """What the reader reads under each typed code's place: the boxes the alignment put the
+    codes on; when it left some out (rows typed in another order align badly), the found
+    rows' boxes in reading order, if they are as many and as long as the typed rows."""
+    reads = [""] * n
+    for e in best.matches():
+        reads[e.codes[0]] = names[int(chains[e.photo].probs[e.box].argmax())]
+    if all(reads):
+        return reads
+    found = [(one, np.cumsum((0,) + one.rows)) for one in chains]
+    if tuple(n for one, _ in found for n in one.rows) != tuple(rows_wanted):
+        return reads
+    return [names[int(i)] for one, _ in found for i in one.probs.argmax(axis=1)]
 
 
 def _check_fit(chains, best: Alignment, codes) -> None:
