@@ -112,8 +112,13 @@ TEMPLATES: tuple[str, ...] = (
     N_("the four players need four different names"),
     N_("a table has four players"),
     # a table's tile set (vision.tileset)
-    N_("found {found} tiles in {rows} rows ({lengths}), CODES has {want} in rows ({wanted})"),
-    N_("found {found} tiles in {rows} rows ({lengths}), CODES has {want}"),
+    N_("photo {photo}: the codes do not fit this photo either way round (found {found} tiles "
+       "in rows ({lengths}), CODES has {want})"),
+    N_("the codes do not fit this photo either way round (found {found} tiles in rows "
+       "({lengths}), CODES has {want})"),
+    N_("photo {photo}: the codes fit this photo two ways round almost equally well: photograph "
+       "the sheet with its first row at the top"),
+    N_("no tile of these photos is sure of its code: nothing was taught"),
     N_("CODES is empty: list the tiles of the photo in reading order"),
     N_("a tile set needs a name"),
     N_("a tile set name has at most {most} characters, got {count}"),
