@@ -2,30 +2,31 @@
 
 The sheet to lay out is shown in the page's tile pictures (five rows: characters, dots,
 bamboo, honours, flowers then seasons); the photo is matched to the codes the player says
-it shows (vision.tileset.read_sheet), each found tile is shown beside the code it will be
-stored under, with a menu to fix it, and Save stores them (save_sheet). A photo that cannot
-be matched is one line, and nothing is stored.
+it shows (vision.tileset.read_sheet, which aligns the codes with what is read), each found
+tile is shown beside the code it will be stored under, with a menu to fix it (sheet_check.py),
+and Save stores the sure tiles and those the player chose (save_sheet), saying what was not
+taught. A photo that fits two ways round asks which way is up; one that cannot be matched is
+one line; either way nothing is stored.
 """
 from __future__ import annotations
 
 import datetime as dt
 import io
-import sys
 
 import streamlit as st
-from PIL import Image, ImageOps
+from PIL import Image
 
 from app import i18n, recognise
 from app.i18n import N_, _, ngettext
 from app.i18n.messages import translate
 from app.tiles_art import strip_png, tile_png
 from scoring.errors import one_line
-from scoring.tiles import TILES
-from vision.tileset import (TileSetError, check_name, delete_set, forget_correction, list_sets,
-                            read_sheet, save_sheet)
+from vision.tileset import (TileSetError, WayInDoubt, check_name, delete_set, forget_correction,
+                            list_sets, read_sheet, save_sheet)
 from vision.tileset.sheet import codes_text, parse_codes, split_rows
 
-from . import ledger_view, photo, tileset
+from . import ledger_view, photo, sheet_check, tileset
+from .args import data_folder
 from .hand import tile_name
 from .language import said
 from .literal import literal
@@ -35,18 +36,10 @@ SHEET_CODES = " ".join(SHEET_ROWS)
 MODES = (N_("Camera"), N_("Upload"))
 MAX_CODES = 400     # the longest CODES typed on the page (a 144-tile grid in rows is ~200)
 DRAWN_ROWS, DRAWN_ROW = 12, 18  # typed rows up to this many, this long, are drawn as the sheet
-CROP_SIDE = 56      # a found tile as shown above its code: four to a row on a phone
-CELL_WIDTH = 76      # its code menu still shows the code whole ("1m")
-# a tile the reader alone reads as another code is framed in the page's doubtful orange
-CSS = '<style>div[class*="st-key-teach_cell__dbt"] img { outline: 3px solid #ff8c00; }</style>'
-STATE = "teach"     # {"sheet", "moved" (Sheet.in_row_order), "crops", "rev"} while a read
-                    # sheet waits to be saved
-
-
-def data_folder():
-    from app.ledger import data_dir
-    from app.page import page_args
-    return data_dir(page_args(sys.argv[1:]).data_dir)
+STATE = "teach"     # {"sheet", "moved" (Sheet.in_row_order), "codes" (as aligned), "crops",
+                    # "extra_crops", "rev"} while a read sheet waits to be saved
+ASK = "teach_ask"   # {"data", "codes", "photo", "ways", "shown"} while the page asks which
+                    # way is up
 
 
 def typed_rows(text: str) -> tuple[tuple[str, ...], ...]:
@@ -90,33 +83,39 @@ def sheet_reader():
     return _sheet_reader(*recognise.reader_key())
 
 
-def crops(image: bytes, sheet) -> list[bytes]:
-    """Each found tile cut from the photo (full-resolution boxes, upright), small."""
-    photo = ImageOps.exif_transpose(Image.open(io.BytesIO(image))).convert("RGB")
-    out = []
-    for tile in sheet.tiles:
-        crop = photo.crop(tuple(round(v) for v in tile.box)).rotate(90 * tile.turns, expand=True)
-        crop.thumbnail((CROP_SIDE, CROP_SIDE))
-        buf = io.BytesIO()
-        crop.save(buf, format="PNG")
-        out.append(buf.getvalue())
-    return out
-
-
 # --- callbacks -----------------------------------------------------------------------------
 
 def on_read(photo_key: str) -> None:
     ss = st.session_state
     upload = ss.get(photo_key)
     ss.pop(STATE, None)
+    ss.pop(ASK, None)
     if upload is None:
         ss["teach_flash"] = ("error", _("Take or choose a photo of the sheet first."))
         return
-    data = upload.getvalue()
+    _read(upload.getvalue(), ss.get("teach_codes") or SHEET_CODES)
+
+
+def on_way(choice: int) -> None:
+    """The photo read again the way the player said is up."""
+    ask = st.session_state.pop(ASK, None)
+    if ask:
+        _read(ask["data"], ask["codes"], {ask["photo"]: ask["ways"][choice]})
+
+
+def _read(data: bytes, codes: str, ways=None) -> None:
+    """The sheet photo read with CODES (`ways`: {photo: Way} the player said) and kept to be
+    checked; a photo that fits two ways round is kept to ask which way is up."""
+    ss = st.session_state
     try:
         with recognise.reading_slot():  # a sheet waits its turn like a hand's photo
-            sheet = read_sheet([data], ss.get("teach_codes") or SHEET_CODES, reader=sheet_reader())
-            shown = crops(data, sheet)
+            sheet = read_sheet([data], codes, reader=sheet_reader(), ways=ways)
+            shown = sheet_check.crops(data, sheet.tiles)
+            extra = sheet_check.crops(data, sheet.extras)
+    except WayInDoubt as exc:
+        ss[ASK] = {"data": data, "codes": codes, "photo": exc.photo, "ways": exc.ways,
+                   "shown": sheet_check.turned(data, exc.ways)}
+        return
     except (ValueError, OSError) as exc:
         ss["teach_flash"] = ("error", translate(one_line(exc)))
         return
@@ -127,8 +126,10 @@ def on_read(photo_key: str) -> None:
         ss["teach_flash"] = ("error", _("The tile reader failed on this photo ({reason}).").format(
             reason=one_line(exc)))
         return
-    ss[STATE] = {"sheet": sheet, "moved": sheet.in_row_order(), "crops": shown,
-                 "rev": ss.get("teach_rev", 0) + 1}
+    if sheet.moved:  # the typed rows as the tiles lie: the sheet drawn above follows
+        ss["teach_codes"] = sheet.moved
+    ss[STATE] = {"sheet": sheet, "moved": sheet.in_row_order(), "codes": sheet.moved or codes,
+                 "crops": shown, "extra_crops": extra, "rev": ss.get("teach_rev", 0) + 1}
     ss["teach_rev"] = ss[STATE]["rev"]
 
 
@@ -140,7 +141,8 @@ def on_reorder() -> None:
     if moved is None:
         return
     ss["teach_rev"] = pending["rev"] + 1
-    ss[STATE] = {**pending, "sheet": moved, "moved": None, "rev": ss["teach_rev"]}
+    ss[STATE] = {**pending, "sheet": moved, "moved": None, "codes": moved.rows_text,
+                 "rev": ss["teach_rev"]}
     ss["teach_codes"] = moved.rows_text
 
 
@@ -149,24 +151,37 @@ def on_save(name_key: str) -> None:
     pending = ss.get(STATE)
     if not pending:
         return
-    sheet = pending["sheet"]
-    rev = pending["rev"]
-    codes = [ss.get(f"teach_code__{rev}__{i}", t.code) for i, t in enumerate(sheet.tiles)]
+    sheet, rev = pending["sheet"], pending["rev"]
+    values = {i: ss[key] for i in range(len(sheet.tiles))
+              if (key := f"teach_code__{rev}__{i}") in ss}
+    extras = {k: ss.get(f"teach_extra__{rev}__{k}") for k in range(len(sheet.extras))}
     try:
         name = check_name(ss.get(name_key) or "")
-        saved = save_sheet(sheet.with_codes(codes), name, data_folder())
+        final = sheet_check.chosen(sheet, values, extras)
+        saved = save_sheet(final, name, data_folder())
     except (ValueError, OSError) as exc:
         ss["teach_flash"] = ("error", translate(one_line(exc)))
         return
     ss.pop(STATE, None)
     ss["teach_gen"] = ss.get("teach_gen", 0) + 1
-    ss["teach_flash"] = ("success", ngettext(
-        "{count} tile taught to set '{name}' ({total} examples now).",
-        "{count} tiles taught to set '{name}' ({total} examples now).",
-        len(codes)).format(count=len(codes), name=saved.name, total=len(saved)))
+    ss["teach_flash"] = ("success", _saved_line(final, saved))
     if not tileset.chosen():  # the set just taught is the one the table plays with
         ledger = ledger_view.open_ledger(data_folder())
         tileset.remember(ledger, saved.name)
+
+
+def _saved_line(final, saved) -> str:
+    """What a save taught, and what it did not (codes not found, unsure tiles not picked)."""
+    count = len(final.taught)
+    line = ngettext("{count} tile taught to set '{name}' ({total} examples now).",
+                    "{count} tiles taught to set '{name}' ({total} examples now).",
+                    count).format(count=count, name=saved.name, total=len(saved))
+    left = sheet_check.untaught_count(final)
+    if not left:
+        return line
+    return line + " " + ngettext("{count} not taught: {what}.", "{count} not taught: {what}.",
+                                 left).format(count=left, what=", ".join(
+                                     sheet_check.untaught(final)))
 
 
 def on_teach_unseen(name: str, rows: list[tuple[str, ...]]) -> None:
@@ -231,6 +246,7 @@ def render() -> None:
     st.button(_("Read the sheet"), key="teach_read", icon=":material/grid_view:",
               on_click=on_read, args=(photo_key,))
     _flash()
+    _render_ways()
     _render_found(name_key)
     render_sets()
 
@@ -242,18 +258,67 @@ def _flash() -> None:
         (st.success if kind == "success" else st.error)(line)
 
 
+def _render_ways() -> None:
+    """The photo turned each of the two ways it fits, each with a button: which way is up."""
+    ask = st.session_state.get(ASK)
+    if not ask:
+        return
+    st.warning(_("The codes fit this photo two ways round almost equally well. Which way is "
+                 "up? Choose the picture whose tiles stand upright, the first row at the "
+                 "top."), icon=":material/screen_rotation:")
+    with st.container(horizontal=True, gap="small", key="teach_ways"):
+        for n, shown in enumerate(ask["shown"]):
+            with st.container(width=sheet_check.WAY_SIDE, gap=None, key=f"teach_way_cell__{n}"):
+                st.image(shown, width=sheet_check.WAY_SIDE)
+                st.button(_("This way up"), key=f"teach_way__{n}", icon=":material/north:",
+                          on_click=on_way, args=(n,))
+
+
 def _render_found(name_key: str) -> None:
-    """Each found tile beside the code it will be stored under, with a menu to fix it: the
-    tiles the reader alone reads as another code first and Save right after them (on a phone
-    the whole sheet is three screens), the others folded away below."""
+    """The read sheet to check: the tiles to pick and to check first, then Save, then the
+    rest folded away (sheet_check.py); on a phone the whole sheet is three screens."""
     pending = st.session_state.get(STATE)
     if not pending:
         return
+    sheet = pending["sheet"]
+    _render_summary(pending)
+    unsure, check, rest = sheet_check.groups(sheet)
+    st.html(sheet_check.CSS)
+    if unsure:
+        st.caption(_("Framed in orange: the codes could not be put surely on these. Pick what "
+                     "each is; one left unpicked is not taught."))
+        sheet_check.tile_cells(pending, unsure, "dbt")
+    if sheet.extras:
+        st.caption(_("Likely not tiles of the sheet: left out unless you pick what they are."))
+        sheet_check.extra_cells(pending)
+    if check:
+        st.caption(_("The reader alone reads these as another tile: check their codes."))
+        sheet_check.tile_cells(pending, check, "chk")
+    st.button(_("Save the set"), key="teach_save", type="primary", icon=":material/save:",
+              on_click=on_save, args=(name_key,))
+    if not rest and not sheet.gaps:
+        return
+    label = (ngettext("The other {count} tile", "The other {count} tiles", len(rest))
+             if unsure or check else ngettext("All {count} tile", "All {count} tiles", len(rest)))
+    with st.expander(label.format(count=len(rest)), icon=":material/grid_view:"):
+        sheet_check.folded_cells(pending, rest)
+
+
+def _render_summary(pending: dict) -> None:
+    """How many tiles were found and read right; codes not found; rows found in another
+    order than typed (matched as they lie, or offered in one tap when only doubtful)."""
     sheet = pending["sheet"]
     st.markdown(_("**{count} tiles found** in rows {rows}; the reader alone already reads "
                   "{agreed} of them right. Fix any code that is wrong, then save.").format(
         count=len(sheet.tiles), rows=" · ".join(",".join(map(str, r)) for r in sheet.rows),
         agreed=sheet.agreed))
+    if sheet.gaps:
+        st.markdown(ngettext("No tile found for {codes}: not taught (an empty slot below).",
+                             "No tile found for {codes}: not taught (empty slots below).",
+                             len(sheet.gaps)).format(codes=", ".join(g.code for g in sheet.gaps)))
+    if sheet.moved:
+        st.info(_("The rows lie in another order than typed: matched as they lie, {codes}.").format(
+            codes=sheet.moved), icon=":material/swap_vert:")
     if sheet.order_doubtful:
         st.warning(_("Only {agreed} of {count} tiles look like their codes: check that the codes "
                      "follow the tiles as they lie, rows top to bottom, each left to right.").format(
@@ -263,33 +328,6 @@ def _render_found(name_key: str) -> None:
             st.button(_("Take the rows in the order they lie: {codes}").format(
                 codes=moved.rows_text), key="teach_reorder", icon=":material/swap_vert:",
                 on_click=on_reorder)
-    doubtful = [i for i, t in enumerate(sheet.tiles) if t.read_as != t.code]
-    others = [i for i, t in enumerate(sheet.tiles) if t.read_as == t.code]
-    st.html(CSS)
-    if doubtful:
-        st.caption(_("Framed in orange: the reader alone reads these as another tile."))
-        _tile_cells(pending, doubtful, "dbt")
-    st.button(_("Save the set"), key="teach_save", type="primary", icon=":material/save:",
-              on_click=on_save, args=(name_key,))
-    if not others:
-        return
-    label = (ngettext("The other {count} tile", "The other {count} tiles", len(others))
-             if doubtful else ngettext("All {count} tile", "All {count} tiles", len(others)))
-    with st.expander(label.format(count=len(others)), icon=":material/grid_view:"):
-        _tile_cells(pending, others, "ok")
-
-
-def _tile_cells(pending: dict, indices: list[int], flag: str) -> None:
-    """The found tiles `indices` (in sheet order), each its crop above its code menu."""
-    tiles = pending["sheet"].tiles
-    with st.container(horizontal=True, gap="small", key=f"teach_tiles__{flag}"):
-        for i in indices:
-            with st.container(width=CELL_WIDTH, gap=None, key=f"teach_cell__{flag}__{i}"):
-                st.image(pending["crops"][i], width=CROP_SIDE)
-                st.selectbox(_("Tile {number}").format(number=i + 1), TILES,
-                             index=TILES.index(tiles[i].code),
-                             key=f"teach_code__{pending['rev']}__{i}",
-                             label_visibility="collapsed")
 
 
 def render_sets() -> None:
