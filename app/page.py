@@ -9,7 +9,6 @@ of the page goes on. `score_page` is the page itself, for a navigation to call.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import logging
 import sys
@@ -25,18 +24,13 @@ import streamlit as st
 
 from app import evaluate
 from app.i18n import _
-from app.ledger import LedgerError, data_dir
+from app.ledger import LedgerError
 from app.ui import (hand, join, language, ledger_view, photo, result, send, situation, state, style,
                     tileset)
+from app.ui.args import data_folder
 from app.ui.literal import literal
 
 log = logging.getLogger("mahjong_lens.page")
-
-
-def page_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--data-dir", default=None)
-    return parser.parse_known_args(argv)[0]
 
 
 @contextlib.contextmanager
@@ -78,7 +72,7 @@ def score_page() -> None:
     """The scoring page: photo to score to ledger."""
     state.init()
     language.install()
-    folder = data_dir(page_args(sys.argv[1:]).data_dir)
+    folder = data_folder()
     ledger = ledger_view.open_ledger(folder)
     lang = language.resolve(ledger)
     tileset.resolve(ledger, folder)
@@ -161,7 +155,7 @@ def main() -> None:
     st.set_page_config(page_title="mahjong-lens", page_icon="🀄", layout="wide")
     st.html(style.CSS)
     language.install()  # the session's language, chosen before the navigation is named
-    language.resolve(ledger_view.open_ledger(data_dir(page_args(sys.argv[1:]).data_dir)))
+    language.resolve(ledger_view.open_ledger(data_folder()))
     from app.ui import practice  # a practice hand of Hong Kong mahjong against the computer
     from app.ui import teach  # teach the table's own tile set from a photo of it
     state.keep_choices()  # what was chosen on one page is still there after visiting another
