@@ -22,13 +22,14 @@ from vision.tileset.sheet import parse_codes
 NOT_A_TILE = ""     # a menu's first choice for a box that may be no tile
 CROP_SIDE = 56      # a found tile as shown above its code: four to a row on a phone
 CELL_WIDTH = 76     # its code menu still shows the code whole ("1m")
+EXTRA_WIDTH = 120   # and "not a tile" whole
 WAY_SIDE = 160      # the photo turned each way it may lie, when the player is asked
 # unsure tiles framed in the page's doubtful orange, extra boxes dashed, a missing tile's
 # slot an empty dashed cell of a tile's size
 CSS = """<style>
 div[class*="st-key-teach_cell__dbt"] img { outline: 3px solid #ff8c00; }
 div[class*="st-key-teach_cell__xtr"] img { outline: 2px dashed #888; }
-.teach-gap { width: 42px; height: 56px; border: 2px dashed #888; border-radius: 4px; }
+.teach-gap { width: 52px; height: 68px; border: 2px dashed #888; border-radius: 4px; }
 </style>"""
 DOUBTS = {"unsure": N_("unsure"), "part": N_("part of a tile"), "far": N_("unlike its copy")}
 
@@ -149,7 +150,7 @@ def extra_cells(pending: dict) -> None:
     extras = pending["sheet"].extras
     with st.container(horizontal=True, gap="small", key="teach_tiles__xtr"):
         for k, _extra in enumerate(extras):
-            with st.container(width=CELL_WIDTH, gap=None, key=f"teach_cell__xtr__{k}"):
+            with st.container(width=EXTRA_WIDTH, gap=None, key=f"teach_cell__xtr__{k}"):
                 st.image(pending["extra_crops"][k], width=CROP_SIDE)
                 st.selectbox(_("Box {number}").format(number=k + 1), (NOT_A_TILE,) + TILES,
                              index=0, key=f"teach_extra__{pending['rev']}__{k}",
