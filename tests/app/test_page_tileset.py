@@ -582,3 +582,33 @@ def test_rows_found_in_another_order_are_matched_as_they_lie_and_said(stub_sheet
 def stub_sheet_page(given):
     """The teach page of the `stub_sheet` fixture (the fixture's AppTest)."""
     return given["page"]
+
+
+@pytest.mark.parametrize("typed, found, gaps, shown", [
+    ("12345m", "1245m", "3m", "1m 2m [3m] 4m 5m"),
+    ("12345m", "2345m", "1m", "[1m] 2m 3m 4m 5m"),
+    ("12345m", "1234m", "5m", "1m 2m 3m 4m [5m]"),
+    ("123m 5z 456p", "123m456p", "5z", "1m 2m 3m [5z] 4p 5p 6p"),   # a whole row not found
+    ("1m2m1m2m", "1m2m1m", "2m", "1m 2m 1m [2m]"),                  # codes typed twice
+    ("123m", "123m", "", "1m 2m 3m"),
+])
+def test_a_code_with_no_tile_keeps_its_place_among_the_typed(typed, found, gaps, shown):
+    from app.ui.sheet_check import in_place
+    from scoring.tiles import parse_tiles
+    sheet = built_sheet(parse_tiles(found), gaps=parse_tiles(gaps) if gaps else ())
+    said = [sheet.tiles[n].code if kind == "tile" else f"[{sheet.gaps[n].code}]"
+            for kind, n in in_place(typed, sheet)]
+    assert " ".join(said) == shown
+
+
+def test_a_sheet_with_nothing_sure_or_picked_is_refused_and_waits_for_picks(stub_sheet,
+                                                                             data_dir):
+    stub_sheet["sheet"] = built_sheet(["1m", "2m"], unsure=[0, 1])
+    at = _read_sheet(stub_sheet_page(stub_sheet), _photo(), codes="12m")
+    click(at, "teach_save")
+    assert [e.value for e in at.error] == [
+        "no tile of these photos is sure of its code: nothing was taught"]
+    assert not (data_dir / "tilesets").exists()
+    menus(at)[1].set_value("2m").run()
+    click(at, "teach_save")
+    assert load_set("Jade", data_dir).codes == ("2m",)
