@@ -214,8 +214,10 @@ def teach_design(design: str, reader, cache: Path, seed: int = SHEET_SEED):
         sheet = read_sheet([path], text, reader=reader)
     except TileSetError as exc:
         return None, {"design": design, "sheet": str(exc)}
-    tileset = TileSet(design, sheet.probe).add(sheet.codes, sheet.features, sheet.turned,
-                                               "sheet", reads=sheet.reads)
+    taught = sheet.taught  # as save_sheet stores them: the sure tiles, as examples
+    codes = [sheet.codes[i] for i in taught]
+    tileset = TileSet(design, sheet.probe).add(codes, sheet.features[taught],
+                                               sheet.turned[taught], "sheet", reads=codes)
     return tileset, {"design": design, "sheet": f"{len(sheet.tiles)} tiles, rows {sheet.rows}",
                      "agreed_before": sheet.agreed, "teach_seconds": round(sheet.seconds, 3)}
 
