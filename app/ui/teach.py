@@ -188,6 +188,7 @@ def on_teach_unseen(name: str, rows: list[tuple[str, ...]]) -> None:
     """The form above set to teach the set's unseen tiles: its name, and their rows."""
     ss = st.session_state
     ss.pop(STATE, None)
+    ss.pop(ASK, None)
     ss["teach_name"] = name
     ss["teach_codes"] = codes_text(rows)
     ss["teach_unseen"] = name  # said once, under the set, where the tap was
