@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.payments import SEATS
+from scoring.payments import SEATS, amount, money_sum, money_text
 from vision.runtime import data_dir
 
 SCHEMA_VERSION = 2
@@ -380,7 +380,7 @@ class Ledger:
     def add_hand(self, night: int, entry: HandEntry, token: str) -> int:
         """Record a hand for tonight's players at their seats; refuses the same token twice
         and a hand meant for a night that is not tonight any more."""
-        if abs(sum(entry.amounts.values())) > 1e-6:
+        if money_sum(entry.amounts.values()) != 0:
             raise LedgerError(f"payments do not sum to zero: {dict(entry.amounts)}")
 
         def add(conn):
@@ -400,10 +400,10 @@ class Ledger:
                  float(entry.total), entry.winner, entry.discarder,
                  json.dumps(entry.detail, ensure_ascii=False, default=str))).lastrowid
             rows = []
-            for letter, amount in entry.amounts.items():
+            for letter, paid in entry.amounts.items():
                 i = SEATS.index(letter)
                 name, player = seats.get(i, (DEFAULT_NAMES[i], i))
-                rows.append((hand_id, name, letter, float(amount), player))
+                rows.append((hand_id, name, letter, amount(paid), player))
             conn.executemany("INSERT INTO amounts (hand_id, player, seat, amount, player_no) "
                              "VALUES (?, ?, ?, ?, ?)", rows)
             return hand_id
@@ -414,12 +414,12 @@ class Ledger:
         rows = self._read("SELECT id, created, rules, notation, total, winner, discarder FROM hands "
                           "WHERE night_id=? ORDER BY id", (night,))
         amounts: dict[int, dict[str, float]] = {}
-        for hand_id, player, amount in self._read(
+        for hand_id, player, paid in self._read(
                 "SELECT a.hand_id, a.player_no, a.amount FROM amounts a JOIN hands h "
                 "ON h.id=a.hand_id WHERE h.night_id=? ORDER BY a.hand_id, a.player_no", (night,)):
             mine = amounts.setdefault(hand_id, {})
             name = players.get(player, DEFAULT_NAMES[player])
-            mine[name] = mine.get(name, 0) + amount
+            mine[name] = amount(money_sum((mine.get(name, 0), paid)))
         won_by = {hand_id: players.get(p, "") for hand_id, p in self._read(
             "SELECT a.hand_id, a.player_no FROM amounts a JOIN hands h ON h.id=a.hand_id "
             "WHERE h.night_id=? AND a.seat=h.winner", (night,))}
@@ -437,12 +437,15 @@ class Ledger:
         self._write(undo)
 
     def totals(self, night: int) -> dict[str, float]:
-        """Running total per player, in seat order, under tonight's names."""
+        """Running total per player, in seat order, under tonight's names, summed exactly
+        (SQL's SUM adds binary floats: 0.1 + 0.2 is not 0.3 there)."""
         players = self._players(night)
-        got = dict(self._read(
-            "SELECT a.player_no, SUM(a.amount) FROM amounts a JOIN hands h ON h.id=a.hand_id "
-            "WHERE h.night_id=? GROUP BY a.player_no", (night,)))
-        return {name: got.get(player, 0.0) for player, name in players.items()}
+        got: dict[int, list[float]] = {}
+        for player, paid in self._read(
+                "SELECT a.player_no, a.amount FROM amounts a JOIN hands h ON h.id=a.hand_id "
+                "WHERE h.night_id=?", (night,)):
+            got.setdefault(player, []).append(paid)
+        return {name: amount(money_sum(got.get(player, ()))) for player, name in players.items()}
 
     def to_csv(self, night: int, delimiter: str = ",", decimal: str = ".",
                labels: Mapping[str, str] | None = None) -> str:
@@ -453,7 +456,7 @@ class Ledger:
         totals = self.totals(night)
         players = list(totals)
         word = (lambda w: labels.get(w, w)) if labels else (lambda w: w)
-        num = (lambda x: _num(x).replace(".", decimal))
+        num = (lambda x: money_text(x).replace(".", decimal))
         out = io.StringIO()
         writer = csv.writer(out, delimiter=delimiter)
         writer.writerow([_cell(word(w)) for w in ("hand", "time", "rules", "notation", "total",
@@ -505,6 +508,3 @@ def _clean_names(names) -> list[str]:
         raise LedgerError("the four players need four different names")
     return names
 
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"

@@ -1,19 +1,48 @@
 """Payments: pure functions returning a zero-sum mapping seat letter → amount (docs/architecture.md, "Style").
 
 Seats are 0..3 = E S W N. A positive amount is received, a negative one paid.
+
+Money is exact: amounts are summed as the decimals they stand for (`money`), so that a unit
+of 512.07 settles to zero to the cent, and given out as int when whole, else as the float
+whose shortest form is that decimal (`amount`), for JSON and the ledger.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 
 from .hand import WinContext
 from .tiles import WIND_LETTERS as SEATS
 
 
-def _zero_sum(amounts: dict[int, float]) -> dict[str, float]:
+def money(x: float | int | Decimal) -> Decimal:
+    """The exact decimal an amount stands for: a float by its shortest form (474071.04, not
+    the binary 474071.0399999...)."""
+    if isinstance(x, Decimal):
+        return x
+    return Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
+
+
+def money_sum(values: Iterable[float | int | Decimal]) -> Decimal:
+    return sum((money(v) for v in values), Decimal(0))
+
+
+def amount(x: float | int | Decimal) -> int | float:
+    """An exact amount as JSON and SQLite keep it: int when whole, else a float."""
+    d = money(x)
+    return int(d) if d == d.to_integral_value() else float(d)
+
+
+def money_text(x: float | int | Decimal) -> str:
+    """An amount written in full (474071.04, 1279998.72; never 474071 or 1.28e+06)."""
+    d = money(x)
+    return str(int(d)) if d == d.to_integral_value() else format(d.normalize(), "f")
+
+
+def _zero_sum(amounts: dict[int, float | int | Decimal]) -> dict[str, int | float]:
     out = {SEATS[s]: amounts.get(s, 0) for s in range(4)}
-    assert abs(sum(out.values())) < 1e-9, out  # a broken payment rule must never settle a table
-    return out
+    assert money_sum(out.values()) == 0, out  # a broken payment rule must never settle a table
+    return {seat: amount(v) for seat, v in out.items()}
 
 
 def mcr(points: int, ctx: WinContext, base: int = 8) -> dict[str, float] | None:
@@ -50,32 +79,30 @@ def table_points(totals: Mapping[str, float], by_rank: Sequence[float] = (4, 2, 
 
 
 
-EVEN = 1e-6  # totals closer to 0 than this are even (sums of halves and hundredths)
-
-
 def settle_up(totals: Mapping[str, float]) -> list[tuple[str, str, float]]:
     """Who pays whom at the end of a night: (payer, payee, amount) that bring every total to
-    0. Totals that cancel exactly pay each other first; the rest, the largest debt to the
-    largest credit. For four players that is the fewest payments (a group that settles
-    among itself is a pair, or three beside an even player), never more than three."""
-    owed = {p: float(v) for p, v in totals.items() if abs(v) > EVEN}
-    out: list[tuple[str, str, float]] = []
+    0, in exact money. Totals that cancel exactly pay each other first; the rest, the largest
+    debt to the largest credit. For four players that is the fewest payments (a group that
+    settles among itself is a pair, or three beside an even player), never more than three."""
+    owed = {p: money(v) for p, v in totals.items() if money(v) != 0}
+    out: list[tuple[str, str, Decimal]] = []
     for debtor in sorted((p for p in owed if owed[p] < 0), key=lambda p: owed[p]):
         creditor = next((c for c in sorted(owed, key=lambda c: -owed[c])
-                         if abs(owed[c] + owed[debtor]) <= EVEN), None)
+                         if owed[c] + owed[debtor] == 0), None)
         if creditor is not None:
             out.append((debtor, creditor, owed.pop(creditor)))
             del owed[debtor]
     while owed:
         debtor, creditor = min(owed, key=owed.get), max(owed, key=owed.get)
-        if owed[creditor] <= EVEN or owed[debtor] >= -EVEN:
+        if owed[creditor] <= 0 or owed[debtor] >= 0:
             break  # totals that do not sum to 0 leave the rest unmatched
-        amount = min(owed[creditor], -owed[debtor])
-        out.append((debtor, creditor, amount))
-        for p, change in ((debtor, amount), (creditor, -amount)):
+        paid = min(owed[creditor], -owed[debtor])
+        out.append((debtor, creditor, paid))
+        for p, change in ((debtor, paid), (creditor, -paid)):
             owed[p] += change
-            if abs(owed[p]) <= EVEN:
+            if owed[p] == 0:
                 del owed[p]
+    return [(debtor, creditor, amount(paid)) for debtor, creditor, paid in out]
     return out
 
 # --- Hong Kong (docs/rules.md §2.3) ------------------------------------------------------------
@@ -85,18 +112,13 @@ def settle_up(totals: Mapping[str, float]) -> list[tuple[str, str, float]]:
 # yawnoc/mahjong-scorer (full = 全銃, half = 半銃) in the settlement tests.
 
 HALF_SPICY = (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)  # 半辣上, fan 0..13
-DISCARD_SPLITS: dict[str, tuple[float, float]] = {
-    "seed001": (3, 0),
-    "full_responsibility": (2, 0),
-    "half_responsibility": (1, 0.5),
-    "classic_modifier": (2, 1),
+DISCARD_SPLITS: dict[str, tuple[Decimal, Decimal]] = {
+    "seed001": (Decimal(3), Decimal(0)),
+    "full_responsibility": (Decimal(2), Decimal(0)),
+    "half_responsibility": (Decimal(1), Decimal("0.5")),
+    "classic_modifier": (Decimal(2), Decimal(1)),
 }
 MULTIPLIERS = ("spicy", "half_spicy")
-
-
-def _num(x: float) -> float:
-    """Whole amounts as int so that JSON shows 24, not 24.0."""
-    return int(x) if float(x).is_integer() else x
 
 
 def hk_multiplier(fan: int, multiplier: str = "spicy") -> int:
@@ -114,10 +136,14 @@ def hk_multiplier(fan: int, multiplier: str = "spicy") -> int:
     raise ValueError(f"multiplier must be one of {', '.join(MULTIPLIERS)}, got {multiplier!r}")
 
 
-def hk_portion(fan: int, multiplier: str = "spicy", unit: float = 1, limit: int | None = None) -> float:
+def hk_portion(fan: int, multiplier: str = "spicy", unit: float = 1, limit: int | None = None) -> int | float:
+    return amount(_portion(fan, multiplier, unit, limit))
+
+
+def _portion(fan: int, multiplier: str, unit: float, limit: int | None = None) -> Decimal:
     if limit is not None:
         fan = min(fan, limit)
-    return _num(unit * hk_multiplier(fan, multiplier))
+    return money(unit) * hk_multiplier(fan, multiplier)
 
 
 def hk(fan: int, ctx: WinContext, *, multiplier: str = "spicy", discard_split: str = "seed001",
@@ -131,7 +157,7 @@ def hk(fan: int, ctx: WinContext, *, multiplier: str = "spicy", discard_split: s
         raise ValueError(f"discard_split must be one of {', '.join(DISCARD_SPLITS)}, got {discard_split!r}")
     if self_draw_each not in (1, 2):
         raise ValueError(f"self_draw_each must be 1 or 2, got {self_draw_each!r}")
-    portion = hk_portion(fan, multiplier, unit, limit)
+    portion = _portion(fan, multiplier, unit, limit)
     w = ctx.seat
     losers = [s for s in range(4) if s != w]
     if ctx.self_drawn:
@@ -148,17 +174,17 @@ def hk(fan: int, ctx: WinContext, *, multiplier: str = "spicy", discard_split: s
         by_discarder, by_other = DISCARD_SPLITS[discard_split]
         pay = {s: -(by_discarder if s == ctx.discarder else by_other) * portion for s in losers}
     pay[w] = -sum(pay.values())
-    return _zero_sum({s: _num(v) for s, v in pay.items()})
+    return _zero_sum(pay)
 
 
 def hk_false_win(offender: int, max_fan: int, *, multiplier: str = "spicy", unit: float = 1,
                  self_draw_each: int = 1) -> dict[str, float]:
     """詐糊: the player at fault pays each other player what a self-drawn win at the maximum
     fan collects (3 portions each, yawnoc/mahjong-scorer)."""
-    each = 3 * self_draw_each * hk_portion(max_fan, multiplier, unit)
+    each = 3 * self_draw_each * _portion(max_fan, multiplier, unit)
     pay = {s: each for s in range(4) if s != offender}
     pay[offender] = -3 * each
-    return _zero_sum({s: _num(v) for s, v in pay.items()})
+    return _zero_sum(pay)
 
 
 # --- Chinese Classical (docs/rules.md §3.7) ----------------------------------------------------

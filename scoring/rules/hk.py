@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..decompose import Shape, decompositions
 from ..errors import InvalidHandError
 from ..hand import Hand, WinContext, format_hand
-from ..payments import DISCARD_SPLITS, MULTIPLIERS, hk as hk_payments, hk_portion
+from ..payments import DISCARD_SPLITS, MULTIPLIERS, hk as hk_payments, hk_portion, money
 from ..result import FanHit, ScoreResult
 from .hk_fans import FANS, LIMIT, Fan
 from .flags import possible_context
@@ -55,6 +55,12 @@ class Options(CheckedOptions):
               "great_three_dragons_fan": (0, 20), "unit": (0.01, 1_000_000)}
     CHOICES = {"multiplier": tuple(MULTIPLIERS), "discard_split": tuple(DISCARD_SPLITS),
                "self_draw_each": (1, 2)}
+
+    def check(self) -> None:
+        # money to the cent: every amount (half a portion at most) then stays exact
+        if money(self.unit) % 1 * 100 % 1:
+            raise InvalidHandError(f"option unit must be in whole hundredths (0.01, 512.07), "
+                                   f"got {self.unit!r}")
 
 
 PRESETS: dict[str, Options] = {
