@@ -20,6 +20,7 @@ from scoring.tiles import TILES
 from vision.tileset.sheet import parse_codes
 
 NOT_A_TILE = ""     # a menu's first choice for a box that may be no tile
+UNPICKED = "?"      # an unsure tile's menu before a pick: no word fits its cell in every language
 CROP_SIDE = 56      # a found tile as shown above its code: four to a row on a phone
 CELL_WIDTH = 76     # its code menu still shows the code whole ("1m")
 EXTRA_WIDTH = 120   # and "not a tile" whole
@@ -138,7 +139,7 @@ def _tile_cell(pending: dict, i: int, tile) -> None:
     label = _("Tile {number}").format(number=i + 1)
     if tile.doubt:
         st.selectbox(label, (NOT_A_TILE,) + TILES, index=None, key=key,
-                     placeholder=_("Pick"), format_func=_choice, label_visibility="collapsed")
+                     placeholder=UNPICKED, format_func=_choice, label_visibility="collapsed")
         st.caption(_(DOUBTS.get(tile.doubt, "unsure")))
     else:
         st.selectbox(label, TILES, index=TILES.index(tile.code), key=key,
