@@ -33,14 +33,31 @@ LOW_CONFIDENCE = 0.5      # below this a tile is marked for checking
 # photo and the model's buffers, so more players uploading at once wait instead of adding up
 MAX_READS_AT_ONCE = 2
 _READS = threading.BoundedSemaphore(MAX_READS_AT_ONCE)
+_QUEUE = {"waiting": 0}  # photos waiting for a read (all sessions), for a waiting phone to say
+_QUEUE_LOCK = threading.Lock()
 OVERLAY_MAX_SIDE = 1280   # the overlay is for a phone screen, not the full photo
 
 
 @contextlib.contextmanager
-def reading_slot():
-    """Hold one of the server's MAX_READS_AT_ONCE photo reads (a hand or a sheet) meanwhile."""
-    with _READS:
+def reading_slot(on_wait=None):
+    """Hold one of the server's MAX_READS_AT_ONCE photo reads (a hand or a sheet) meanwhile.
+    When every read is taken, `on_wait(ahead)` is told first how many photos are ahead of this
+    one (those being read and those waiting before it)."""
+    if not _READS.acquire(blocking=False):
+        with _QUEUE_LOCK:
+            ahead = MAX_READS_AT_ONCE + _QUEUE["waiting"]
+            _QUEUE["waiting"] += 1
+        try:
+            if on_wait is not None:
+                on_wait(ahead)
+            _READS.acquire()
+        finally:
+            with _QUEUE_LOCK:
+                _QUEUE["waiting"] -= 1
+    try:
         yield
+    finally:
+        _READS.release()
 
 
 class Reader(Protocol):
@@ -125,14 +142,16 @@ def _overlay(rgb: np.ndarray, detections, scale: tuple[float, float], hand: np.n
     return out.getvalue()
 
 
-def recognise(data: bytes, reader: Reader, keep_photo: bool = False) -> Recognition | str:
+def recognise(data: bytes, reader: Reader, keep_photo: bool = False,
+              on_wait=None) -> Recognition | str:
     """Read a photo. Returns a `Recognition`, or one line for the player (not an image, too
     large, the reader failed); never raises for anything in the photo. `keep_photo`: keep
-    the decoded photo in it (a tile set learns the hand's tiles from it when it is added)."""
+    the decoded photo in it (a tile set learns the hand's tiles from it when it is added);
+    `on_wait`: told how many photos are ahead when it has to wait (`reading_slot`)."""
     from vision.image import ImageError
     start = time.perf_counter()
     try:
-        with reading_slot():
+        with reading_slot(on_wait):
             reading = reader.read(bytes(data))
     except ImageError as exc:
         return "Could not use this photo: " + str(exc).removeprefix("image bytes: ")

@@ -50,8 +50,14 @@ def _read(who: str, upload) -> None:
         return
     found, note = tileset.reader_for_photo(found, tileset.folder())
     ss["set_notes"] = {**ss.get("set_notes", {}), who: note}
+    waiting = st.empty()  # said only while this photo waits its turn behind others
     with st.spinner(_("Reading the tiles…")):
-        result = recognise.recognise(data, found, keep_photo=tileset.chosen() is not None)
+        result = recognise.recognise(data, found, keep_photo=tileset.chosen() is not None,
+                                     on_wait=lambda ahead: waiting.info(_(
+                                         "Waiting: {ahead} photos from other phones are read "
+                                         "first, two at a time.").format(ahead=ahead),
+                                         icon=":material/hourglass_top:"))
+    waiting.empty()
     ss["recog"] = {**ss["recog"], who: result}
     if isinstance(result, recognise.Recognition) and not fixed:
         state.set_draft(who, edit.from_layout(result.layout))
