@@ -7,7 +7,8 @@ Hand i is scene i of `datasets.synth.generate --designs DESIGN --seed NIGHT_SEED
 needs one fix per hand tile read wrong or not found, and per box among the hand's tiles on
 no tile (`fixes`); `misread` counts the first kind only, the part a set can change. After
 each hand, every hand tile the page showed is added to the set with its true code (what
-learn_hand stores when the corrected hand goes into the ledger); tiles not found have no box
+learn_hand stores when the corrected hand goes into the ledger: a fix only where the page,
+reading with the set, showed another code); tiles not found have no box
 to learn from.
 """
 from __future__ import annotations
@@ -84,17 +85,23 @@ def run_night(design: str, hands: int, seed: int, cache: Path, hows: dict | None
         plain = untaught.refine(scene.rgb, scene.found).scaled(*scene.scale)
         row = {"hand": i + 1}
         row["without"], row["misread_without"], taught = hand_fixes(scene, plain, conf)
+        shown = None
         for name, how in hows.items():
             learnt = TaughtClassifier(base.base, tileset, how).refine(scene.rgb, scene.found)
+            shown = learnt.codes if shown is None else shown
             row[name], row[f"misread_{name}"], _ = hand_fixes(scene, learnt.scaled(*scene.scale),
                                                               conf)
-        # what the page shows and the player corrects: the boxes shown, their true codes
+        # what the page shows and the player corrects: the boxes shown, their true codes; a
+        # fix is learnt only where the page (reading with the set) showed another code
         taught = [(j, code) for j, code in taught if code in TILES]
         if taught:
             boxes = scene.found.xyxy[[j for j, _ in taught]]
             seen = base.features(scene.rgb, boxes)
-            tileset = tileset.add([c for _, c in taught], seen.features, seen.turned,
-                                  f"hand:{i + 1}", reads=plain_reads(seen, base.names))
+            codes = [c for _, c in taught]
+            reads = [r if shown[j] != c else c
+                     for r, (j, c) in zip(plain_reads(seen, base.names), taught)]
+            tileset = tileset.add(codes, seen.features, seen.turned, f"hand:{i + 1}",
+                                  reads=reads)
         rows.append(row)
         print(row, flush=True)
     later = [r for r in rows if r["hand"] >= 5]

@@ -10,7 +10,7 @@ import pytest
 from vision.tileset.align import COSTS, align, margins
 from vision.tileset.sheet import WAYS, Way, chain, merge_halves, candidates
 from vision.tileset.store import TileSetError
-from vision.tileset.teaching import WayInDoubt, _Photo, decide, doubt_of
+from vision.tileset.placing import Observed, WayInDoubt, decide, doubt_of
 
 NAMES = tuple(f"{n}m" for n in range(1, 10)) + ("5z", "back")
 
@@ -37,14 +37,14 @@ def probs_for(codes, sure=0.9):
     return p.astype(np.float32)
 
 
-def photo_of(boxes, reads, tile=0.9, turned=None) -> _Photo:
+def photo_of(boxes, reads, tile=0.9, turned=None) -> Observed:
     """A teaching photo as observed: boxes, their tile probability, the reader's readings
     upright and turned (turned: each box read surely as some other tile)."""
     probs = probs_for(reads)
     wrong = [NAMES[(NAMES.index(c) + 3) % 9] if c else "5z" for c in reads]
     other = probs_for(wrong) if turned is None else probs_for(turned)
     tiles = np.full(len(boxes), tile) if np.isscalar(tile) else np.asarray(tile, float)
-    return _Photo(np.zeros((400, 600, 3), np.uint8), (1.0, 1.0), np.asarray(boxes, np.float32),
+    return Observed(np.zeros((400, 600, 3), np.uint8), (1.0, 1.0), np.asarray(boxes, np.float32),
                   tiles, {False: (probs, other), True: (other, other)})
 
 
@@ -98,7 +98,7 @@ def test_a_blank_white_dragon_missed_in_the_honours_row_leaves_a_gap():
     probs = np.full((6, len(names)), 0.02, np.float32)
     for i, c in enumerate(["1z", "2z", "3z", "4z", "6z", "7z"]):
         probs[i, names.index(c)] = 0.5
-    found = _Photo(np.zeros((400, 600, 3), np.uint8), (1.0, 1.0), boxes.astype(np.float32),
+    found = Observed(np.zeros((400, 600, 3), np.uint8), (1.0, 1.0), boxes.astype(np.float32),
                    np.full(6, 0.9), {False: (probs, probs[::-1]), True: (probs, probs)})
     plan = decide([found], "1234567z", Honours)
     assert [plan.codes[j] for e in plan.alignment.matches() for j in e.codes] == \

@@ -373,7 +373,12 @@ def finder_boxes(boxes):
                       ("tile",))
 
 
-def test_a_taught_set_reads_the_tiles_it_misread_before(reader_refiner):
+@pytest.mark.parametrize("how, held", [
+    (replace(DEFAULT_BLEND, floor=0.0), []),
+    # the shipped floor: the reader gives this set's 5f 0.006, under it, so it stays as read
+    (DEFAULT_BLEND, ["5f"]),
+])
+def test_a_taught_set_reads_the_tiles_it_misread_before(reader_refiner, how, held):
     from tests.vision.tileset_art import SHEET_ROWS, lay_out
     from vision.tileset.reader import TaughtClassifier
 
@@ -385,9 +390,11 @@ def test_a_taught_set_reads_the_tiles_it_misread_before(reader_refiner):
     hand = ("1s23s", "1f5f", "456p", "EEE")
     rgb, boxes, codes = lay_out(hand, scale=0.95, table=(40, 110, 60), seed=5)
     before = TaughtClassifier(reader_refiner.base, None).refine(rgb, finder_boxes(boxes)).codes
-    after = TaughtClassifier(reader_refiner.base, tileset).refine(rgb, finder_boxes(boxes)).codes
+    after = TaughtClassifier(reader_refiner.base, tileset, how).refine(rgb,
+                                                                     finder_boxes(boxes)).codes
     assert before != codes  # the flowers and the 1 of bamboo are misread untaught
-    assert after == codes
+    wrong = [i for i, (a, c) in enumerate(zip(after, codes)) if a != c]
+    assert [codes[i] for i in wrong] == held and all(after[i] == before[i] for i in wrong)
 
 
 @pytest.mark.parametrize("how", [
@@ -572,7 +579,7 @@ def test_a_sheet_read_surely_one_way_is_not_read_turned_a_quarter_too(reader_ref
     import cv2
     from tests.vision.tileset_art import SHEET_ROWS, lay_out
     from vision.runtime import DEFAULT_MODEL_PATH
-    from vision.tileset import teaching
+    from vision.tileset import placing
     from vision.tileset.learn import read_sheet, sheet_reader
 
     if not DEFAULT_MODEL_PATH.is_file():
@@ -581,8 +588,8 @@ def test_a_sheet_read_surely_one_way_is_not_read_turned_a_quarter_too(reader_ref
     for _ in range(turn):
         rgb, boxes = turn_quarter(rgb, boxes)
     calls = []
-    two_views = teaching._two_views
-    monkeypatch.setattr(teaching, "_two_views", lambda *a: calls.append(1) or two_views(*a))
+    two_views = placing._two_views
+    monkeypatch.setattr(placing, "_two_views", lambda *a: calls.append(1) or two_views(*a))
     png = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
     sheet = read_sheet([png], "".join(SHEET_ROWS), reader=sheet_reader(reader_refiner))
     assert sheet.codes == codes and len(calls) == views
@@ -678,7 +685,7 @@ def test_a_photo_read_with_a_set_is_compared_with_the_set_once(reader_refiner, m
                         cosines.append(len(f)) or real(bank, f))
     monkeypatch.setattr("vision.tileset.reader.blend", lambda *a, real=blend:
                         blends.append(1) or real(*a))
-    assert refiner.refine(rgb, finder_boxes(boxes)).codes == codes
+    refiner.refine(rgb, finder_boxes(boxes))
     assert len(blends) == 2 and cosines == [len(boxes)]
 
 

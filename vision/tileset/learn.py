@@ -19,7 +19,6 @@ from vision.tileset.teaching import (  # noqa: F401  (the sheet API, where it al
     SheetTile,
     WayInDoubt,
     read_sheet,
-    reader_tile_score,
     save_sheet,
     sheet_reader,
 )

@@ -1,26 +1,12 @@
 """Teaching a set from photos of its tiles laid in rows (a *sheet*), with the codes typed.
 
 Each photo is decoded as the reader decodes a photo to read it and its tiles are found down
-to a low tile score (FIND_CONF: a blank white dragon scores low); the boxes that may be
-sheet tiles (vision/tileset/sheet.py `candidates`) are read by the reader as cut and turned
-180°, and a box the reader reads as face down counts as a tile of the sheet only as much as
-it may not be one (the wall beside a sheet is none of it). The codes then go to the boxes
-by alignment (vision/tileset/align.py), never by count:
-
-1. For each photo, each way it may lie (upright, from across the table, from either side)
-   is aligned with the codes alone; the cheapest way is the photo's. When another way costs
-   almost as much (less than the sure margin more) and would put other codes on the
-   boxes, the photo is refused (`WayInDoubt`): nothing is stored on a guess.
-2. All photos, each its way, are aligned with all the codes at once, so each photo's share
-   of the codes comes out of the alignment. Typed rows that lie in another order than typed
-   are aligned as they lie when that costs clearly less.
-3. A photo whose boxes and codes mostly do not meet (FIT_SHARE) is refused; so are all the
-   photos of that teach.
-4. A tile is taught only when the alignment is sure of its code (the margin of
-   `align.margins`), is a whole tile (not a half box), and, where another photo of the
-   same teach holds the same code, looks like that copy (COPY_NEAR). The rest is named:
-   codes with no tile found (`Sheet.gaps`), boxes that are no tile (`Sheet.extras`), tiles
-   not sure (`SheetTile.doubt`).
+to a low tile score (FIND_CONF: a blank white dragon scores low); the codes then go to the
+boxes by alignment, never by count (vision/tileset/placing.py, align.py). A tile is taught
+only when the alignment is sure of its code, is a whole tile (not a half box), and, where
+another photo of the same teach holds the same code, looks like that copy (COPY_NEAR). The
+rest is named: codes with no tile found (`Sheet.gaps`), boxes that are no tile
+(`Sheet.extras`), tiles not sure (`SheetTile.doubt`).
 
 Sheet tiles are examples, never fixes: a tile is stored as read right unless the player
 confirmed its code on the page (`Sheet.with_codes(..., confirmed=...)`).
@@ -33,21 +19,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.layout.sets import BACK
-from vision.tileset.align import COSTS, Alignment, Costs, align, labels, margins
-from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
-from vision.tileset.sheet import (
-    HALF,
-    WAYS,
-    Way,
-    candidates,
-    chain,
-    codes_text,
-    parse_codes,
-    row_order,
-    split_rows,
-    turn_quarter,
+from vision.tileset.align import COSTS, Costs
+from vision.tileset.placing import (  # noqa: F401  (part of the sheet API)
+    TILE_SHOWN,
+    Observed,
+    Plan,
+    WayInDoubt,
+    decide,
+    doubt_of,
+    observe,
 )
+from vision.tileset.reader import TaughtClassifier, TileViews, taught_refiner
+from vision.tileset.sheet import Way, codes_text, parse_codes, row_order, split_rows, turn_quarter
 from vision.tileset.store import (
     SHEET_CONFIRMED,
     SHEET_SOURCE,
@@ -58,12 +41,6 @@ from vision.tileset.store import (
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
 SHEET = SHEET_SOURCE
-# A photo fits when at least this share of what it shows and what it was given meets:
-# codes on boxes, against codes with no box and boxes of tiles with no code.
-FIT_SHARE = 0.75
-# A way the sheet may lie under which this share of tiles already read as their codes is
-# taken without aligning the photo turned a quarter too (a sheet read both ways costs twice).
-SURE_WAY = 2 / 3
 # Two photos of one teach that show the same code: a tile whose features are less alike
 # than this (cosine, any size and way up) to every copy in the other photos is not taught.
 # Two different faces of one set reach 0.62 at most on the development Camerash sets (5,527
@@ -74,17 +51,6 @@ COPY_NEAR = 0.6
 # tile-set evaluation, 31 of 42 on the test art; in a wrong order, about chance.
 ORDER_DOUBT = 1 / 3
 ORDER_DOUBT_MIN_TILES = 6
-TILE_SHOWN = 0.5  # an extra box this likely a face-up tile is named
-
-
-class WayInDoubt(TileSetError):
-    """A photo that fits two ways round almost equally; `photo` (0-based) and `ways`, the
-    two ways (vision/tileset/sheet.py Way), so that a page can ask which way is up."""
-
-    def __init__(self, photo: int, ways: tuple[Way, Way]) -> None:
-        self.photo, self.ways = photo, ways
-        super().__init__(f"photo {photo + 1}: the codes fit this photo two ways round almost "
-                         f"equally well: photograph the sheet with its first row at the top")
 
 
 @dataclass(frozen=True)
@@ -219,40 +185,6 @@ class Sheet:
         return replace(self, tiles=tiles)
 
 
-@dataclass(frozen=True)
-class _Photo:
-    """One teaching photo: its pixels, its candidate boxes (in `rgb`'s pixels), the
-    probability that each is a face-up tile, and how the reader reads them as cut and
-    turned 180°, upright and turned a quarter (`views`, filled when first needed)."""
-    rgb: np.ndarray
-    scale: tuple[float, float]
-    boxes: np.ndarray
-    tile: np.ndarray
-    views: dict
-
-    def probs(self, way: Way, refiner) -> np.ndarray:
-        """(n, C): the reader's probabilities of each box as it stands when the sheet lies
-        `way`."""
-        if way.quarter not in self.views:
-            pixels, boxes = (turn_quarter(self.rgb, self.boxes) if way.quarter
-                             else (self.rgb, self.boxes))
-            self.views[way.quarter] = _two_views(refiner, pixels, boxes)
-        upright, turned = self.views[way.quarter]
-        return turned if way.across else upright
-
-
-def _two_views(refiner, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The reader's probabilities of the boxes' crops as cut and turned 180°."""
-    from vision.recognition.refine import turn_over
-
-    if not len(boxes):
-        none = np.zeros((0, len(refiner.names)), np.float32)
-        return none, none
-    as_cut = refiner.crops(rgb, boxes)
-    return (refiner.mean_probabilities([as_cut]),
-            refiner.mean_probabilities([turn_over(as_cut)]))
-
-
 def sheet_reader(refiner: TaughtClassifier | None = None):
     """A TileReader for sheets: the tile finder down to FIND_CONF, no stack classifier."""
     from vision.pipeline import TileReader
@@ -260,25 +192,6 @@ def sheet_reader(refiner: TaughtClassifier | None = None):
 
     refiner = refiner or taught_refiner()
     return TileReader(model_path(), refiner=refiner, conf=FIND_CONF, stacking=None)
-
-
-def reader_tile_score(dets) -> np.ndarray:
-    return dets.confidence if dets.tile_score is None else dets.tile_score
-
-
-def observe(source, reader, conf: float) -> _Photo:
-    """A teaching photo decoded, its candidate boxes found and read as cut and turned."""
-    from vision.image import load_photo
-
-    photo = load_photo(source, max_pixels=reader.max_pixels,
-                       min_side=max(min(reader.detector.imgsz), reader.refiner.decode_min_side))
-    dets = reader.find(photo.rgb)
-    boxes, scores = candidates(dets.xyxy, reader_tile_score(dets), conf)
-    found = _Photo(photo.rgb, photo.scale, boxes.astype(np.float32), scores, {})
-    names = list(reader.refiner.names)
-    upright = found.probs(Way(), reader.refiner)
-    back = upright[:, names.index(BACK)] if BACK in names else np.zeros(len(boxes))
-    return replace(found, tile=np.clip(scores, 0.0, 1.0) * (1.0 - back))
 
 
 def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None,
@@ -296,154 +209,6 @@ def read_sheet(photos, codes_text: str, reader=None, conf: float | None = None,
     plan = decide(found, codes_text, reader.refiner, costs, ways)
     sheet = _sheet(found, plan, reader.refiner, costs)
     return _far_copies(replace(sheet, seconds=time.perf_counter() - start))
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Where the codes go: each photo's way and chain, the alignment (with margins), the
-    codes in the order aligned and the typed rows as they lie when moved (else "")."""
-    ways: tuple[Way, ...]
-    chains: tuple
-    alignment: Alignment
-    codes: tuple[str, ...]
-    moved: str
-
-
-def decide(found, codes_text: str, refiner, costs: Costs = COSTS,
-           ways: dict[int, Way] | None = None) -> Plan:
-    """The alignment of observed photos (`observe`) with CODES; TileSetError when a photo
-    does not fit, WayInDoubt when one fits two ways."""
-    codes, rows_wanted = parse_codes(codes_text)
-    names = list(refiner.names)
-    bounds = None if rows_wanted is None else np.cumsum((0,) + tuple(rows_wanted))
-    chosen = tuple(_way_of(k, p, (codes, rows_wanted), refiner, costs, (ways or {}).get(k),
-                           alone=len(found) == 1) for k, p in enumerate(found))
-    chains = tuple(chain(k, p.boxes, p.probs(w, refiner), p.tile, w)
-                   for k, (p, w) in enumerate(zip(found, chosen)))
-    best, codes, moved = _aligned(chains, codes, rows_wanted, names, costs)
-    _check_fit(chains, best, codes)
-    best = margins(chains, _ids(codes, names), bounds, best, costs)
-    return Plan(chosen, chains, best, tuple(codes), moved)
-
-
-def _ids(codes, names) -> np.ndarray:
-    return np.array([names.index(c) for c in codes], np.int64)
-
-
-def _way_of(k: int, photo: _Photo, typed, refiner, costs: Costs, said: Way | None,
-            alone: bool = True) -> Way:
-    """The way photo k lies: the one whose alignment with the codes alone, plus `Costs.row`
-    for each row it finds, costs least (the quarter turns only looked at when the sheet does
-    not read surely upright or from across); WayInDoubt when another way costs almost as
-    much and puts other codes on the boxes."""
-    if said is not None:
-        return said
-    codes, rows_wanted = typed
-    names = list(refiner.names)
-    tried = {}
-    for ways in (WAYS[:2], WAYS[2:]):
-        for way in ways:
-            one = chain(k, photo.boxes, photo.probs(way, refiner), photo.tile, way)
-            alignment, aligned, _ = _aligned([one], codes, rows_wanted, names, costs, not alone)
-            tried[way] = (alignment, one, _ids(aligned, names))
-        best_way = min(tried, key=lambda w: tried[w][0].cost)
-        if _reads_surely(*tried[best_way]):
-            break
-    cost = {w: a.cost + costs.row * len(one.rows) for w, (a, one, _) in tried.items()}
-    ranked = sorted(tried, key=cost.get)
-    if len(ranked) > 1 and _fits(*tried[ranked[0]][:2]):  # fitting no way: refused later
-        first, second = tried[ranked[0]], tried[ranked[1]]
-        if (cost[ranked[1]] - cost[ranked[0]] < costs.sure
-                and _codes_by_box(*first) != _codes_by_box(*second)):
-            raise WayInDoubt(k, (ranked[0], ranked[1]))
-    return ranked[0]
-
-
-def _reads_surely(alignment: Alignment, one, ids) -> bool:
-    """Whether an alignment fits its photo and SURE_WAY of its tiles read as their codes."""
-    agreeing = sum(int(one.probs[e.box].argmax()) == ids[e.codes[0]] for e in alignment.matches())
-    return _fits(alignment, one) and agreeing >= SURE_WAY * len(alignment.matches())
-
-
-def _fits(alignment: Alignment, one) -> bool:
-    """Whether FIT_SHARE of what one photo shows and was given meets in the alignment."""
-    matched, missed, shown = _tally(alignment, [one], 0, one.photo)
-    return matched > 0 and matched >= FIT_SHARE * (matched + missed + shown)
-
-
-def _refuse(k: int, one, n_codes: int, photos: int = 1) -> None:
-    where = f"photo {k + 1}: " if photos > 1 else ""
-    found = int((one.tile >= TILE_SHOWN).sum())
-    raise TileSetError(f"{where}the codes do not fit this photo either way round (found "
-                       f"{found} tiles in rows ({','.join(map(str, one.rows))}), CODES has "
-                       f"{n_codes})")
-
-
-def _codes_by_box(alignment: Alignment, one, ids) -> dict[int, int]:
-    """{candidate box: class id} of an alignment of one photo's chain."""
-    return {int(one.index[box]): int(ids[code]) for (_, box), code in labels(alignment).items()}
-
-
-def _tally(alignment: Alignment, chains, k: int, photo: int | None = None
-           ) -> tuple[int, int, int]:
-    """Chain k's codes on boxes, codes with no box, and boxes likely tiles with no code, in
-    an alignment (its events name the chain's photo, `photo`: k when not given)."""
-    photo = k if photo is None else photo
-    last = photo == max(c.photo for c in chains)
-    matched = missed = shown = 0
-    for e in alignment.events:
-        if e.photo != photo and not (e.photo == -1 and last):
-            continue
-        if e.kind == "match":
-            matched += 1
-        elif e.kind == "missed":
-            missed += len(e.codes)
-        elif chains[k].tile[e.box] >= TILE_SHOWN:
-            shown += 1
-    return matched, missed, shown
-
-
-def _aligned(chains, codes, rows_wanted, names, costs: Costs, free: bool = False):
-    """The alignment of the photos' chains with the codes, the codes in the order aligned,
-    and the typed rows as they lie when that is another order than typed (sheet.row_order;
-    taken only when it costs clearly less: `Costs.sure`), else ""."""
-    bounds = None if rows_wanted is None else np.cumsum((0,) + tuple(rows_wanted))
-    best = align(chains, _ids(codes, names), bounds, costs, free=free)
-    if rows_wanted is None or len(rows_wanted) < 2:
-        return best, codes, ""
-    order = row_order(_row_reads(chains, best, len(codes), rows_wanted, names), codes,
-                      rows_wanted)
-    if order == sorted(order):
-        return best, codes, ""
-    rows = split_rows(codes, rows_wanted)
-    moved = [c for t in order for c in rows[t]]
-    other = align(chains, _ids(moved, names), bounds, costs, free=free)
-    if other.cost < best.cost - costs.sure:
-        return other, moved, codes_text(split_rows(moved, rows_wanted))
-    return best, codes, ""
-
-
-def _row_reads(chains, best: Alignment, n: int, rows_wanted, names) -> list[str]:
-    """What the reader reads under each typed code's place: the boxes the alignment put the
-    codes on; when it left some out (rows typed in another order align badly), the found
-    rows' boxes in reading order, if they are as many and as long as the typed rows."""
-    reads = [""] * n
-    for e in best.matches():
-        reads[e.codes[0]] = names[int(chains[e.photo].probs[e.box].argmax())]
-    if all(reads):
-        return reads
-    found = [(one, np.cumsum((0,) + one.rows)) for one in chains]
-    if tuple(n for one, _ in found for n in one.rows) != tuple(rows_wanted):
-        return reads
-    return [names[int(i)] for one, _ in found for i in one.probs.argmax(axis=1)]
-
-
-def _check_fit(chains, best: Alignment, codes) -> None:
-    """TileSetError for the first photo whose boxes and codes mostly do not meet."""
-    for k, one in enumerate(chains):
-        matched, missed, shown = _tally(best, chains, k)
-        if not (matched and matched >= FIT_SHARE * (matched + missed + shown)):
-            _refuse(k, one, len(codes), len(chains))
 
 
 def _sheet(found, plan: Plan, refiner, costs: Costs) -> Sheet:
@@ -480,17 +245,7 @@ def _sheet(found, plan: Plan, refiner, costs: Costs) -> Sheet:
                  _stack([t for _, t in extra]))
 
 
-def doubt_of(matched, one, costs: Costs) -> list[str]:
-    """Why each matched box of a photo's chain is not taught unasked ("" when it is): its
-    code wins by less than the sure margin ("unsure"), or it is a part of a tile ("part":
-    under HALF of the photo's median matched tile)."""
-    areas = [_area(one.boxes[e.box]) for e in matched]
-    area = float(np.median(areas)) if areas else 0.0
-    return ["unsure" if e.margin < costs.sure else "part" if a < HALF * area else ""
-            for e, a in zip(matched, areas)]
-
-
-def _views(refiner, photo: _Photo, boxes: np.ndarray, way: Way) -> TileViews:
+def _views(refiner, photo: Observed, boxes: np.ndarray, way: Way) -> TileViews:
     """The features a set stores of these boxes, of the tiles stood upright."""
     pixels, seen = turn_quarter(photo.rgb, boxes) if way.quarter else (photo.rgb, boxes)
     views = refiner.features(pixels, seen)
