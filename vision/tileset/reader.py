@@ -17,14 +17,19 @@ over the taught classes T, whose total M the reader's probabilities keep: a tile
 taught example moves towards it, a tile like none keeps the reader's own probabilities, and
 a class with no example is read as before (a set's example of one flower never pulls the
 tile of another, untaught, flower of the same look away from what the reader reads; only
-a tile at `near_copy` or closer to an example could, and the shipped blend lets none).
+a tile at `near_copy` or closer to an example could, and the shipped blend lets none). A
+taught class the reader gives a tile under `Blend.floor` takes no part in that tile's blend:
+a set moves a tile only to a class the reader sees some trace of, so an example stored under
+a wrong code cannot make a tile the reader reads right into it; the corrections before the
+blend, fixes a player made, are not bound by it.
 After that, reading goes on as without a set: flowers and seasons re-read from shifted
 boxes and weighed by their printed glyphs, and the photo's tiles read together as one set
 (no fifth copy, one of each bonus tile: vision/recognition/copies.py).
 
 The numbers of `Blend` and the sizes an example is kept at (VIEW_SIDES) were chosen on
-development designs only, by the rule written in datasets/eval/tileset.py before any figure
-was seen (models/README.md, "Learning a table's set").
+development designs only, by the rules written in datasets/eval/tileset.py and
+datasets/eval/tileset_floor.py before any figure was seen (models/README.md, "Learning a
+table's set").
 """
 from __future__ import annotations
 
@@ -42,6 +47,9 @@ FEATURES = "features"
 # pixels across its short side: a sheet is shot close, a hand's tiles are often small.
 VIEW_SIDES = (36, 24)
 PROBABILITIES = "probabilities"
+# Crops a sheet's tiles are read in per ONNX call: one call for all of a 42-tile sheet's 252
+# views held about 480 MB of activations (datasets/eval/tileset_cost.py `memory`).
+FEATURE_CHUNK = 32
 
 
 @dataclass(frozen=True)
@@ -77,10 +85,18 @@ class Blend:
     # or more (the `margins` rule of datasets/eval/tileset.py; above 1: never).
     correction_margin: float = 1.01
     correction_floor: float = 1.01
+    # Never worse, as a backstop: a tile may move only to a class the reader itself gives
+    # `floor` or more (after the corrections above, which a player made, so a confirmed fix
+    # still moves it); a taught class under it takes no part in the tile's blend and keeps
+    # what the reader gave it. An example stored under a wrong code cannot turn a tile into
+    # a class the reader sees no trace of. 0: off. The `floor` rule of
+    # datasets/eval/tileset_floor.py.
+    floor: float = 0.0
 
 
-# the `corrections` rule (datasets/eval/tileset.py) chose 0.95 on development data
-DEFAULT_BLEND = Blend(correction_level=0.95)
+# the `corrections` rule (datasets/eval/tileset.py) chose 0.95 on development data, the
+# `floor` rule (datasets/eval/tileset_floor.py) 0.01
+DEFAULT_BLEND = Blend(correction_level=0.95, floor=0.01)
 
 
 def probe_image(size: int) -> np.ndarray:
@@ -110,16 +126,16 @@ class Bank:
         self.code, self.read = ids[order], reads[order]
         self.corrected = self.read != self.code
         vectors = np.concatenate([tileset.features, tileset.turned], axis=1)[order]
-        self.vectors = vectors.reshape(len(self.code) * self.views, -1)
+        # float32 whatever the set holds: numpy reads float16 many times slower
+        self.vectors = np.ascontiguousarray(
+            vectors.reshape(len(self.code) * self.views, -1), np.float32)
         self.starts = np.flatnonzero(np.r_[True, np.diff(self.code) != 0])
 
     def cosines(self, features: np.ndarray) -> np.ndarray:
         """(N, len(code)): each tile's highest cosine with each example (any of its views)."""
         if not len(features):
             return np.zeros((0, len(self.code)), np.float32)
-        # one matrix-vector product per tile: a matrix product would wake BLAS's thread
-        # pool, which after the ONNX calls of a photo takes 20-30 ms to answer on 2 cores
-        cos = np.stack([self.vectors @ f for f in features])
+        cos = cosine_matrix(np.asarray(features, np.float32), self.vectors)
         return cos.reshape(len(features), len(self.code), self.views).max(axis=2)
 
     def similarity(self, features: np.ndarray, cosines: np.ndarray | None = None) -> np.ndarray:
@@ -130,33 +146,56 @@ class Bank:
         return np.maximum.reduceat(cos, self.starts, axis=1)
 
 
+def cosine_matrix(features: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """(N, R) float32: each of the N features' dot product with each of the R vectors."""
+    # numpy's own loops, on this thread: BLAS (a matrix product, or a matrix-vector product a
+    # tile) hands the work to its thread pool, which on 2 busy cores, after a photo's ONNX
+    # calls, costs far more than the products (docs/experiments.md, 2026-12-05)
+    return np.einsum("nd,rd->nr", features, vectors)
+
+
 def blend(probs: np.ndarray, features: np.ndarray, bank: Bank | None,
-          how: Blend = DEFAULT_BLEND) -> np.ndarray:
-    """The reader's probabilities (N, C) moved towards the set's examples (module doc)."""
+          how: Blend = DEFAULT_BLEND, cosines: np.ndarray | None = None) -> np.ndarray:
+    """The reader's probabilities (N, C) moved towards the set's examples (module doc);
+    `cosines`: `bank.cosines(features)` when already known (a photo is blended twice)."""
     if bank is None or not len(bank.classes) or not len(probs):
         return probs
-    cos = bank.cosines(features)
+    cos = bank.cosines(features) if cosines is None else cosines
     probs = corrections(probs, cos, bank, how.correction_level, how.correction_margin,
                         how.correction_floor)
     if how.weight <= 0:
         return probs
     sim = bank.similarity(features, cos)
-    logits = np.concatenate([sim, np.full((len(probs), 1), how.threshold)],
-                            axis=1) / how.temperature
+    # a taught class under the floor takes no part in this tile's blend (`Blend.floor`)
+    shut = below_floor(probs, bank.classes, how.floor)
+    logits = np.concatenate([np.where(shut, -np.inf, sim),
+                             np.full((len(probs), 1), how.threshold)], axis=1) / how.temperature
     q = np.exp(logits - logits.max(axis=1, keepdims=True))
     q /= q.sum(axis=1, keepdims=True)
     # a near-copy of an example may take probability from any class
     towards = q[:, -1:] * probs
     towards[:, bank.classes] += q[:, :-1]
     anywhere = (1.0 - how.weight) * probs + how.weight * towards
-    # otherwise the untaught classes keep what the reader gave them
-    mass = probs[:, bank.classes].sum(axis=1, keepdims=True)
-    within = probs[:, bank.classes] / np.maximum(mass, 1e-12)
+    # otherwise the untaught classes (and those shut) keep what the reader gave them
+    taught = probs[:, bank.classes]
+    mass = np.where(shut, 0.0, taught).sum(axis=1, keepdims=True)
+    within = np.where(shut, 0.0, taught) / np.maximum(mass, 1e-12)
     kept = probs.copy()
-    kept[:, bank.classes] = mass * ((1.0 - how.weight) * within
-                                    + how.weight * (q[:, :-1] + q[:, -1:] * within))
+    kept[:, bank.classes] = np.where(
+        shut, taught, mass * ((1.0 - how.weight) * within
+                              + how.weight * (q[:, :-1] + q[:, -1:] * within)))
     near = sim.max(axis=1, keepdims=True) >= how.near_copy
-    return copies(np.where(near, anywhere, kept).astype(probs.dtype), sim, bank.classes, how)
+    return copies(np.where(near, anywhere, kept).astype(probs.dtype),
+                  np.where(shut, -1.0, sim), bank.classes, how)
+
+
+def below_floor(probs: np.ndarray, classes: np.ndarray, floor: float) -> np.ndarray:
+    """(N, len(classes)): the taught classes each tile may not move to (`Blend.floor`): the
+    reader gives them under `floor`, and they are not what it reads the tile as."""
+    if floor <= 0:
+        return np.zeros((len(probs), len(classes)), bool)
+    shut = probs[:, classes] < floor
+    return shut & (classes[None, :] != probs.argmax(axis=1)[:, None])
 
 
 def corrections(probs: np.ndarray, cos: np.ndarray, bank: Bank, level: float,
@@ -226,6 +265,7 @@ class TaughtClassifier(CropClassifier):
         self.tileset = tileset
         self.how = how
         self.bank = Bank(tileset, self.names) if tileset is not None and len(tileset) else None
+        self.chunk = FEATURE_CHUNK
         self._local = threading.local()  # one photo's as-cut features, per thread
 
     def mean_probabilities(self, views: list[np.ndarray]) -> np.ndarray:
@@ -241,7 +281,8 @@ class TaughtClassifier(CropClassifier):
         self._local.features = None
         raw = super().probabilities(rgb, detections)
         self._local.raw = raw
-        return blend(raw, self._local.features, self.bank, self.how)
+        self._local.cosines = self.bank.cosines(self._local.features)
+        return blend(raw, self._local.features, self.bank, self.how, self._local.cosines)
 
     def evidence(self, rgb: np.ndarray, detections) -> tuple[np.ndarray, np.ndarray]:
         """The reader's own probabilities (N, C), flowers and seasons re-read from shifted
@@ -259,7 +300,7 @@ class TaughtClassifier(CropClassifier):
             return super().reread_bonus(rgb, boxes, probs)
         # the shifted crops are averaged into the reader's own reading, then blended once
         again = super().reread_bonus(rgb, boxes, self._local.raw)
-        return blend(again, self._local.features, self.bank, self.how)
+        return blend(again, self._local.features, self.bank, self.how, self._local.cosines)
 
     def probe(self) -> np.ndarray:
         """The reader's features of `probe_image`: what a set records as its model."""
@@ -268,7 +309,8 @@ class TaughtClassifier(CropClassifier):
     def features(self, rgb: np.ndarray, boxes: np.ndarray) -> "TileViews":
         """The tiles in `boxes` (in `rgb`'s pixels) as a set stores them, at the photo's size
         and shrunk to each of VIEW_SIDES (a set is taught close up and read from farther),
-        as cut and turned 180°: one ONNX call."""
+        as cut and turned 180°: ONNX calls of `chunk` crops (the same outputs as one call,
+        in a fraction of its memory)."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         n, sizes = len(boxes), 1 + len(VIEW_SIDES)
         if not n:
@@ -278,7 +320,10 @@ class TaughtClassifier(CropClassifier):
         cuts = [self.crops(rgb, boxes)] + [self.shrunk_crops(rgb, boxes, side)
                                            for side in VIEW_SIDES]
         batch = np.concatenate(cuts + [turn_over(c) for c in cuts])
-        probs, feats = self.session.run([PROBABILITIES, FEATURES], {self.input_name: batch})
+        parts = [self.session.run([PROBABILITIES, FEATURES],
+                                  {self.input_name: batch[i:i + self.chunk]})
+                 for i in range(0, len(batch), self.chunk)]
+        probs, feats = (np.concatenate(out) for out in zip(*parts))
         feats = feats.reshape(2, sizes, n, -1).transpose(0, 2, 1, 3)
         return TileViews(probs[:n], probs[sizes * n:(sizes + 1) * n], feats[0], feats[1])
 
