@@ -85,8 +85,13 @@ def render(who: str, *, need_winning: bool = True, header=None, below=None) -> N
                                  help=_("Phones allow the camera only over https or on this "
                                         "machine; otherwise use Upload, which offers the camera."))
     elif mode == "Upload":
-        upload = st.file_uploader(_("Photo of the hand"), type=PHOTO_TYPES, key=f"upload__{who}__{gen}",
-                                  max_upload_size=MAX_UPLOAD_MB, label_visibility="collapsed")
+        # the label and help in the page's language stand in for Streamlit's English line of
+        # sizes and formats under its button (hidden by the page's CSS)
+        upload = st.file_uploader(
+            _("Photo of the hand, up to {mb} MB").format(mb=MAX_UPLOAD_MB), type=PHOTO_TYPES,
+            key=f"upload__{who}__{gen}", max_upload_size=MAX_UPLOAD_MB,
+            help=_("JPEG, an iPhone's HEIC, PNG, WebP, AVIF or TIFF. On a phone this also offers "
+                   "the camera: take the photo, or choose one."))
     else:
         key = f"notation__{who}__{gen}"
         st.text_input(_("Type the hand"), key=key, placeholder="[123m][EEE1]456p789sNN",

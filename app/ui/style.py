@@ -106,6 +106,11 @@ div[data-testid="stVerticalBlock"] { gap: 0.5rem; }
 .st-key-tally div[data-testid="stAlert"] { flex: 1 1 60%%; }
 .st-key-tally div[data-testid="stAlert"] p { font-size: 15px; }
 div[data-testid="stFileUploaderDropzone"] { padding: 6px 12px; }
+/* Streamlit's own line of sizes and formats is English: the label says it in the page's language */
+div[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+div[data-testid="stFileUploader"] section { min-height: 0; gap: 0; }
+/* once a photo is chosen its name says enough: the hand gets the room */
+div[data-testid="stFileUploader"]:has([data-testid="stFileChip"]) > label { display: none; }
 div[data-testid="stFileUploader"] section { padding: 4px 8px; }
 div[data-testid="stCaptionContainer"] { margin-bottom: -6px; }
 %(tiles)s

@@ -60,7 +60,7 @@ def test_upload_fix_score_add_reload(server, new_page):
     shot(page, "02-photo-read")
     doubtful = page.locator('[class*="st-key-tile__win__"][class*="__dbt__"] button')
     if os.environ.get("MAHJONG_LENS_BROWSER_MODEL") is None:
-        assert doubtful.count() == 1 and doubtful.inner_text().strip() == "9 Dots"
+        assert doubtful.count() == 1 and doubtful.inner_text().strip() == "9 of Dots"
         assert page.locator("[data-testid=stAlert]", has_text="Not valid").count() == 1
 
         doubtful.click()  # fix one tile: 9p → 6p

@@ -122,7 +122,7 @@ def test_taps_for_a_photo_with_one_misread_tile(tmp_path, app_server, new_page):
     thumb.photo(table_photo())
     shot(page, "1-read")
     doubtful = page.locator('[class*="st-key-tile__win__"][class*="__dbt__"] button')
-    assert doubtful.inner_text().strip() == "9 Dots"  # its name, as a screen reader says it
+    assert doubtful.inner_text().strip() == "9 of Dots"  # its name, as a screen reader says it
     thumb.tap(doubtful)
     shot(page, "2-palette")
     thumb.tap(page.locator('[class*="st-key-pal__6p__win"] button'))

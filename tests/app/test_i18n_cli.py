@@ -181,7 +181,7 @@ def test_the_flags_a_hand_rules_out_are_recognised(request_, rules, count):
 def test_practice_hands_in_the_language(capsys):
     assert main(["play", "--auto", "--seed", "1", "--hands", "2", "--lang", "pl"]) == 0
     first, _second, summary = capsys.readouterr().out.splitlines()
-    assert first.startswith("ziarno 1: E wygrywa z muru, ") and "Ukryta Ręka 1" in first
+    assert first.startswith("rozdanie 1: E wygrywa z muru, ") and "Ukryta Ręka 1" in first
     assert summary.startswith("2 rozdania: wygrane 2 (100,0%), remisy 0; średnio fanów na wygraną 3,00")
 
 

@@ -46,7 +46,7 @@ def test_the_empty_hand_hint_fits_the_mode(page, mode, said, not_said):
 
 
 @pytest.mark.parametrize("lang, names", [
-    ("en", {"4z": "North wind", "1m": "1 Characters", "5z": "White Dragon", "1f": "Plum"}),
+    ("en", {"4z": "North wind", "1m": "1 of Characters", "5z": "White Dragon", "1f": "Plum"}),
     ("pl", {"4z": "Wiatr północny", "5p": "Kółka 5"}),
     ("uk", {"2z": "Південний вітер"}),
     ("de", {"1z": "Ostwind", "9s": "Bambus 9"}),
@@ -65,3 +65,23 @@ def test_tiles_are_named_for_screen_readers_in_the_pages_language(data_dir, lang
         assert labels[f"pal__{code}__win"] == name
     hand = [label for key, label in labels.items() if key.startswith("tile__win__hand__")]
     assert hand == [names.get(c) or labels[f"pal__{c}__win"] for c in ("4z", "1m")]
+
+
+@pytest.mark.parametrize("lang, label, help_word", [
+    ("en", "Photo of the hand, up to 50 MB", "camera"),
+    ("pl", "Zdjęcie ręki, do 50 MB", "aparatu"),
+    ("uk", "Фото руки, до 50 МБ", "камерою"),
+    ("de", "Foto der Hand, bis 50 MB", "Kamera"),
+    ("zh", "手牌照片，最大 50 MB", "相机"),
+])
+def test_the_uploaders_label_and_help_are_in_the_pages_language(data_dir, lang, label, help_word):
+    """Streamlit's own line of sizes and formats under the button is English (hidden by the
+    page's CSS): the label and help, the page's own, say it instead."""
+    from streamlit.testing.v1 import AppTest
+    from app_fixtures import PAGE
+    page = AppTest.from_file(PAGE, default_timeout=30)
+    page.query_params["lang"] = lang
+    page.run()
+    uploader = page.get("file_uploader")[0]
+    assert uploader.proto.label == label and help_word in uploader.proto.help
+    assert "HEIC" in uploader.proto.help and "50" in uploader.proto.label
