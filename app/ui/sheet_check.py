@@ -110,7 +110,7 @@ def untaught(sheet) -> list[str]:
     """What a save of `sheet` (as `chosen` left it) does not teach, said in a few words:
     each code with no tile found, and the unsure tiles left unpicked."""
     said = [_("{code} not found").format(code=g.code) for g in sheet.gaps]
-    left = sum(bool(t.doubt) and not t.confirmed for t in sheet.tiles)
+    left = _unpicked(sheet)
     if left:
         said.append(ngettext("{count} unsure tile not picked", "{count} unsure tiles not picked",
                              left).format(count=left))
@@ -118,7 +118,12 @@ def untaught(sheet) -> list[str]:
 
 
 def untaught_count(sheet) -> int:
-    return len(sheet.gaps) + sum(bool(t.doubt) and not t.confirmed for t in sheet.tiles)
+    return len(sheet.gaps) + _unpicked(sheet)
+
+
+def _unpicked(sheet) -> int:
+    """Unsure tiles the player did not pick a code (or "not a tile") for."""
+    return sum(bool(t.doubt) and not t.confirmed for t in sheet.tiles)
 
 
 # --- drawing -------------------------------------------------------------------------------
