@@ -99,7 +99,7 @@ def score_page() -> None:
     outcome = evaluate.Outcome(message=_("The hand could not be scored."))
     with details, guarded(_("the score")):
         outcome = _score(rules, preset, overrides, sit)
-        result.render(outcome, names, rules)
+        result.render(outcome, names, rules, ledger_view.stake(ledger))
         if outcome.players:
             result.render_table(outcome, names)
     with tally, guarded(_("the score")):

@@ -190,12 +190,14 @@ def _render_totals(ledger: Ledger, totals: dict, show_points: bool) -> None:
     st.markdown("\n".join(lines))
     if show_points:
         st.caption(_("Table points 4/2/1/0 by rank (ties share) if the night ended now."))
-    if any(totals.values()):
-        _render_settle_up(ledger, totals)
+    _render_settle_up(ledger, totals)  # its value of a point can be set before the first hand
 
 
-def _stake(ledger: Ledger) -> float:
-    """The table's value of a point, as the ledger keeps it (1 until one is set)."""
+def stake(ledger: Ledger | str) -> float:
+    """The table's value of a point, as the ledger keeps it (1 until one is set, or with the
+    ledger off)."""
+    if isinstance(ledger, str):
+        return 1.0
     try:
         value = float(ledger.setting(STAKE) or 1.0)
     except (LedgerError, ValueError):
@@ -215,19 +217,19 @@ def _render_settle_up(ledger: Ledger, totals: dict) -> None:
     a point (kept in the ledger, for every phone at the table)."""
     with st.popover(_("Settle up"), icon=":material/payments:"):
         if STAKE not in st.session_state:
-            st.session_state[STAKE] = _stake(ledger)
-        stake = st.number_input(_("Value of a point"), key=STAKE, min_value=0.0,
+            st.session_state[STAKE] = stake(ledger)
+        value = st.number_input(_("Value of a point"), key=STAKE, min_value=0.0,
                                 max_value=MAX_STAKE, step=0.05, format="%.2f",
                                 on_change=on_stake, args=(ledger,))
         payments = settle_up(totals)
         for payer, payee, amount in payments:
             st.markdown(_("{payer} pays {payee} {amount}").format(
                 payer=literal(player_name(payer)), payee=literal(player_name(payee)),
-                amount=f"**{i18n.format_number(amount * stake)}**"))
+                amount=f"**{i18n.format_number(amount * value)}**"))
         # the night in plain text, with the code block's copy button: for the table's chat
         st.code("\n".join([f"{player_name(n)} {_fmt(t)}" for n, t in totals.items()] + [
             _("{payer} pays {payee} {amount}").format(
-                payer=player_name(a), payee=player_name(b), amount=i18n.format_number(x * stake))
+                payer=player_name(a), payee=player_name(b), amount=i18n.format_number(x * value))
             for a, b, x in payments]), language=None, wrap_lines=True)
 
 

@@ -57,13 +57,19 @@ def render_fans(result, rules: str) -> None:
                 st.image(tiles_art.strip_png(tiles, height=30))
 
 
-def render_payments(payments, names: list[str]) -> None:
+def render_payments(payments, names: list[str], stake: float = 1.0) -> None:
+    """Who gets what, in points; at the table's value of a point (Settle up) also in money,
+    when one is set."""
     rows = evaluate.payments_by_name(payments, names)
     if not rows:
         return
-    lines = [f"| {name} | {seat} | **{_amount(amount)}** |" for name, seat, amount in rows]
-    header = "| {player} | {seat} | {gets} |".format(player=_("Player"), seat=_("Seat"), gets=_("Gets"))
-    st.markdown(header + "\n|---|---|---:|\n" + "\n".join(lines))
+    money = stake != 1
+    heads = [_("Player"), _("Seat"), _("Gets (points)")] + (
+        [_("At {value} a point").format(value=format_number(stake))] if money else [])
+    lines = [f"| {name} | {seat} | **{_amount(amount)}** |" + (f" {_amount(amount * stake)} |" if money else "")
+             for name, seat, amount in rows]
+    st.markdown("| " + " | ".join(heads) + " |\n|---|---|---:|" + ("---:|" if money else "") + "\n"
+                + "\n".join(lines))
 
 
 def sentence(text: str) -> str:
@@ -92,8 +98,9 @@ def render_tally(outcome: evaluate.Outcome, entry, rules: str) -> None:
         st.warning(_("Not valid: {reason}.").format(reason=reason.rstrip(".")), icon=":material/cancel:")
 
 
-def render(outcome: evaluate.Outcome, names: list[str], rules: str) -> None:
-    """Everything behind the total: the waits, every fan with its tiles, details, payments."""
+def render(outcome: evaluate.Outcome, names: list[str], rules: str, stake: float = 1.0) -> None:
+    """Everything behind the total: the waits, every fan with its tiles, details, payments
+    (`stake`: the table's value of a point)."""
     result = outcome.result
     render_waits(outcome.waits)
     if result is None:
@@ -105,7 +112,7 @@ def render(outcome: evaluate.Outcome, names: list[str], rules: str) -> None:
     if extra:
         st.caption(" · ".join(detail_line(k, v, rules) for k, v in extra.items()))
     if result.valid and result.payments:
-        render_payments(result.payments, names)
+        render_payments(result.payments, names, stake)
 
 
 def detail_line(key: str, value, rules: str = "mcr") -> str:

@@ -56,3 +56,33 @@ def test_table_points_belong_to_a_night_scored_under_mcr(data_dir, night, chosen
     page.segmented_control(key="rules").set_value(chosen).run()
     totals = next(m.value for m in page.markdown if m.value.startswith("| Player"))
     assert ("Table points" in totals) == points
+
+
+@pytest.mark.parametrize("value, money", [
+    (None, None),                                   # no value of a point set: points only
+    ("0.01", ("At 0.01 a point", "| East | E | **+1,536** | +15.36 |")),
+    ("2.5", ("At 2.5 a point", "| South | S | **−1,536** | −3,840 |")),
+])
+def test_a_hands_payments_in_money_at_the_tables_value_of_a_point(data_dir, value, money):
+    """Hong Kong: what a hand pays is in points (a limit hand from one discard 8,192 a share),
+    and in money where the table set what a point is worth (Settle up, kept in the ledger)."""
+    if value is not None:
+        Ledger(data_dir).set_setting("stake", value)
+    page = _open()
+    page.segmented_control(key="rules").set_value("hk001").run()
+    page.segmented_control(key="mode__win").set_value("Manual").run()
+    page.text_input(key="notation__win__0").set_value("[CCC1][FFF1]234p56pPP7p").run()
+    page.pills(key="how__0__0").set_value(1).run()  # South discarded
+    table = next(m.value for m in page.markdown if m.value.startswith("| Player | Seat"))
+    assert table.splitlines()[0].startswith("| Player | Seat | Gets (points) |")
+    if money is None:
+        assert "a point" not in table
+    else:
+        assert money[0] in table.splitlines()[0] and money[1] in table
+
+
+def test_the_value_of_a_point_can_be_set_before_the_first_hand(data_dir):
+    page = _open()
+    assert page.number_input(key="stake").value == 1.0
+    page.number_input(key="stake").set_value(0.5).run()
+    assert Ledger(data_dir).setting("stake") == "0.5"
