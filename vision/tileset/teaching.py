@@ -71,10 +71,12 @@ class SheetTile:
 
 @dataclass(frozen=True)
 class Gap:
-    """A code with no tile found for it: not taught."""
+    """A code with no tile found for it: not taught; `index`: its place in the codes as
+    aligned (Sheet.moved's order when the rows were found in another order)."""
     photo: int
     row: int
     code: str
+    index: int = -1
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ def _sheet(found, plan: Plan, refiner, costs: Costs) -> Sheet:
         parts["extras"] += [Extra(k, e.row, _full(one.boxes[e.box], sx, sy),
                                   *_neighbours(events, e, plan.codes), r, way.turns)
                             for e, r in zip(extras, read[len(matched):])]
-        parts["gaps"] += [Gap(k, max(e.row, 0), plan.codes[j]) for e in events
+        parts["gaps"] += [Gap(k, max(e.row, 0), plan.codes[j], j) for e in events
                           if e.kind == "missed" for j in e.codes]
         per_row = [sum(e.row == r for e in matched) for r in range(len(one.rows))]
         parts["rows"].append(tuple(n for n in per_row if n))
