@@ -13,6 +13,11 @@ tiles of a hand's size.
 The command line's start-up: CPU seconds (user + system) of `mahjong-lens --help` and of an
 empty Python start (`python -c pass`), runs interleaved so that a load on the machine weighs
 on both alike; medians and their ratio.
+
+    python -m datasets.eval.timing peer PHOTO... [--command] [--repeat 9]
+
+Our reading beside PyPI `mahjong-detector`'s, in-process or as whole commands
+(datasets/eval/timing_peer.py).
 """
 from __future__ import annotations
 
@@ -97,7 +102,7 @@ def _time_finder(reader, rgb: np.ndarray, repeat: int) -> tuple[list[float], lis
     detect_s, model_s = [], []
     for _ in range(repeat):
         detect_s.append(_seconds(lambda: reader.find(rgb)))
-        model_s.append(_seconds(lambda: det.session.run(None, {det.input_name: blob})))
+        model_s.append(_seconds(lambda: det.run(blob)))
     return detect_s, model_s
 
 
@@ -171,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["startup"]:
         return _startup_main(argv[1:])
+    if argv[:1] == ["peer"]:  # beside PyPI mahjong-detector (datasets/eval/timing_peer.py)
+        from datasets.eval.timing_peer import main as peer_main
+        return peer_main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("photo", type=Path, help="the photo to read (e.g. a 12 MP JPEG)")
     parser.add_argument("--classifier", type=Path, default=DEFAULT_CLASSIFIER_PATH)
