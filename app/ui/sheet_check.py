@@ -67,9 +67,16 @@ def groups(sheet) -> tuple[list[int], list[int], list[int]]:
 
 
 def in_place(codes_text: str, sheet) -> list[tuple[str, int]]:
-    """The tiles ("tile", i) and the codes with no tile ("gap", j) in the order the codes
-    were typed: a gap where its code was, the tiles' codes never slid along (the alignment
-    keeps the tiles in the codes' order). Anything not placed so goes at the end."""
+    """The tiles ("tile", i) and the codes with no tile ("gap", j) in the order of the codes:
+    a gap where its code was, the tiles' codes never slid along (the alignment keeps the
+    tiles in the codes' order). A gap's place is its `Gap.index` in the codes as aligned;
+    without one, it is found among the codes typed (`codes_text`), and anything not placed
+    so goes at the end."""
+    if all(g.index >= 0 for g in sheet.gaps):
+        at = {g.index: j for j, g in enumerate(sheet.gaps)}
+        tiles = iter(range(len(sheet.tiles)))
+        return [("gap", at[p]) if p in at else ("tile", next(tiles))
+                for p in range(len(sheet.tiles) + len(sheet.gaps))]
     try:
         typed, _rows = parse_codes(codes_text)
     except ValueError:

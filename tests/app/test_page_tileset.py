@@ -593,12 +593,26 @@ def stub_sheet_page(given):
     ("123m", "123m", "", "1m 2m 3m"),
 ])
 def test_a_code_with_no_tile_keeps_its_place_among_the_typed(typed, found, gaps, shown):
+    """Gaps told only by their codes (as an older reading gives them) are placed among the
+    codes typed; the codes typed twice are where only `Gap.index` is exact (next test)."""
     from app.ui.sheet_check import in_place
     from scoring.tiles import parse_tiles
     sheet = built_sheet(parse_tiles(found), gaps=parse_tiles(gaps) if gaps else ())
     said = [sheet.tiles[n].code if kind == "tile" else f"[{sheet.gaps[n].code}]"
             for kind, n in in_place(typed, sheet)]
     assert " ".join(said) == shown
+
+
+def test_a_gap_is_placed_by_its_index_in_the_aligned_codes():
+    from dataclasses import replace
+
+    from app.ui.sheet_check import in_place
+    from vision.tileset.teaching import Gap
+    sheet = built_sheet(["1m", "1m", "2m"], gaps=("2m",))
+    sheet = replace(sheet, gaps=(Gap(0, 0, "2m", 1),))  # the first 2m was not found
+    said = [sheet.tiles[n].code if kind == "tile" else f"[{sheet.gaps[n].code}]"
+            for kind, n in in_place("1m2m1m2m", sheet)]
+    assert " ".join(said) == "1m [2m] 1m 2m"
 
 
 def test_a_sheet_with_nothing_sure_or_picked_is_refused_and_waits_for_picks(stub_sheet,
