@@ -33,17 +33,20 @@ INF = 1e9
 
 @dataclass(frozen=True)
 class Costs:
-    """The costs of the alignment, in nats. Chosen on development sheets by the rule in
-    datasets/eval/sheet_align.py (models/README.md, "Learning a table's set")."""
+    """The costs of the alignment, in nats. `read_weight` and `sure` were chosen on
+    development sheets by the rule of datasets/eval/sheet_align.py (`RULE`: of read weight
+    {1, 0.5} x sure {3, 4, 6}, none storing a label wrong, the most labels right); the others
+    were set by hand from the geometry of a laid row (models/README.md, "Learning a table's
+    set")."""
     read_floor: float = 0.02     # the reader's probability of a code is taken as at least this
-    read_weight: float = 1.0     # the reader's log-probabilities count this much
+    read_weight: float = 0.5     # the reader's log-probabilities count this much
     tile_clip: float = 0.02      # a box is a tile with probability in [clip, 1 - clip]
     miss: float = 1.0            # each missed code
     hole: float = 4.0            # per tile of room the missed codes and the spacing differ by,
     #                              and for leaving out a tile-like box that sits on the row's pitch
     end: float = 2.0             # each code missed at a row's end (no spacing to say)
     max_missed: int = 3          # codes missed together in one place, at most
-    sure: float = 4.0            # margin a taught tile's code must win by
+    sure: float = 3.0            # margin a taught tile's code must win by
     row: float = 1.0             # each found row, when ways are compared (a sheet is few rows)
 
 
