@@ -7,6 +7,7 @@ import json
 import struct
 import subprocess
 import sys
+import zipfile
 import zlib
 
 import pytest
@@ -110,3 +111,129 @@ def test_a_hostile_photo_is_refused_or_read_in_bounds(tmp_path, name, make, said
     assert said in result["said"] and "\n" not in result["said"], result
     assert result["seconds"] < READ_LIMIT_S, result
     assert result["peak_mb"] < PEAK_LIMIT_MB, result
+
+
+# --- tile sets in the data folder ----------------------------------------------------------
+# (a damaged file is made by adding a second member of the same name, which the zip keeps)
+pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name")
+# what `sets` and the Tile sets page do with the data folder: list every set, each in one line
+LIST_SETS = """
+import json, sys, time
+from vision.tileset.store import list_sets
+start = time.perf_counter()
+said = {s.name: s.error or f"{sum(s.examples.values())} examples" for s in list_sets(sys.argv[1])}
+seconds = time.perf_counter() - start
+""" + "\n".join(PEAK)
+
+
+def good_set(data, name: str = "good"):
+    import numpy as np
+    from vision.tileset.store import TileSet, save_set
+    feats = np.eye(2, 8, dtype=np.float32)
+    return save_set(TileSet(name, np.ones(8, np.float32)).add(["1m", "2m"], feats, feats,
+                                                               "sheet", when=100.0), data)
+
+
+def rewritten(path, **changes) -> None:
+    """The set at `path` with some arrays replaced, as a damaged or hand-made file would be."""
+    import numpy as np
+    with np.load(path) as npz:
+        arrays = {key: npz[key] for key in npz.files}
+    np.savez(path, **{**arrays, **changes})
+
+
+def huge_header(path) -> None:
+    """features.npy claims 10^5 x 10^5 x 64 halves and holds 16 bytes."""
+    import numpy as np
+    with zipfile.ZipFile(path, "a") as archive:
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "<f2", "fortran_order": False,
+                                                      "shape": (100_000, 100_000, 64)})
+        archive.writestr("features.npy", header.getvalue() + bytes(16))
+
+
+def zip_bomb(path, gigabytes: int = 2) -> None:
+    """features.npy of 2 GB of zeros, deflated to about 2 MB."""
+    import numpy as np
+    with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        with archive.open("features.npy", "w", force_zip64=True) as member:
+            n = gigabytes * 2**30 // 2
+            np.lib.format.write_array_header_2_0(member, {"descr": "<f2", "fortran_order": False,
+                                                          "shape": (n // 512, 1, 512)})
+            block = bytes(2**24)
+            for _ in range(gigabytes * 2**30 // len(block)):
+                member.write(block)
+
+
+def damaged(how):
+    """A copy of a good set, `how` done to it."""
+    def make(path) -> None:
+        good_set(path.parent.parent, "seed").rename(path)
+        how(path)
+    return make
+
+
+def meta(text: str):
+    import numpy as np
+    return lambda path: rewritten(path, meta=np.array(text))
+
+
+def taught(value: float):
+    import numpy as np
+    return lambda path: rewritten(path, taught=np.array([value, value]))
+
+
+DAMAGED_SETS = [
+    # (file, how it is made, what `sets` says of it)
+    ("shape.npz", damaged(huge_header), "claim more than the file holds"),
+    ("bomb.npz", damaged(zip_bomb), "would expand to 2048 MB"),
+    ("deep.npz", damaged(meta("[" * 100_000 + "]" * 100_000)), "description is too long"),
+    ("far.npz", damaged(taught(1e308)), "no times"),
+    ("nan.npz", damaged(taught(float("nan"))), "no times"),
+    ("evil.npz", damaged(meta('{"format": 2, "name": "../../evil"}')), "2 examples"),
+    ("null.npz", damaged(meta('{"format": 2, "name": null}')), "2 examples"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, make, said", DAMAGED_SETS, ids=[row[0] for row in DAMAGED_SETS])
+def test_a_damaged_set_is_one_line_and_the_others_are_listed(tmp_path, name, make, said):
+    from vision.tileset.store import sets_folder
+    good_set(tmp_path)
+    make(sets_folder(tmp_path) / name)
+    result = measured(LIST_SETS, str(tmp_path))
+    stem = name.removesuffix(".npz")
+    assert result["said"]["good"] == "2 examples", result
+    assert said in result["said"][stem] and "\n" not in result["said"][stem], result
+    assert sorted(result["said"]) == sorted(["good", stem]), result  # listed under its file's name
+    assert result["seconds"] < READ_LIMIT_S and result["peak_mb"] < PEAK_LIMIT_MB, result
+
+
+UNREADABLE = [row for row in DAMAGED_SETS[:5] if row[0] != "bomb.npz"]  # the bomb: slow test
+
+
+@pytest.mark.parametrize("name, make, said", UNREADABLE, ids=[row[0] for row in UNREADABLE])
+def test_undo_beside_a_damaged_set_is_one_line(tmp_path, name, make, said):
+    from vision.tileset import forget_hand
+    from vision.tileset.store import TileSetError, sets_folder
+    good_set(tmp_path)
+    make(sets_folder(tmp_path) / name)
+    with pytest.raises(TileSetError, match=said[:12]):
+        forget_hand(name.removesuffix(".npz"), 7, tmp_path)
+    assert forget_hand("good", 7, tmp_path) == 0
+
+
+def test_a_copied_set_is_taught_as_its_copy_and_listed_once(tmp_path):
+    import shutil
+
+    import numpy as np
+    from vision.tileset.store import add_examples, list_sets, load_set, set_path
+    good = good_set(tmp_path)
+    before = good.read_bytes()
+    shutil.copy(good, set_path("backup", tmp_path))
+    feats = np.eye(1, 8, 3, dtype=np.float32)
+    add_examples("backup", np.ones(8, np.float32), ["3m"], feats, feats, "hand:1", ["3m"],
+                 tmp_path)
+    assert good.read_bytes() == before
+    assert load_set("backup", tmp_path).name == "backup" and len(load_set("backup", tmp_path)) == 3
+    assert [s.name for s in list_sets(tmp_path)] == ["backup", "good"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import tempfile
 import threading
@@ -46,6 +47,12 @@ MAX_PER_CLASS = 8  # the most recent examples of a class are kept; older ones ma
 # server open to its network must not fill its disk with them.
 MAX_SETS = 20
 MAX_NAME = 64
+# A set file is untrusted (copied in, damaged): before anything is decompressed, its members
+# may expand to at most MAX_FILE_BYTES (a full set is about 6 MB), each array may claim no more
+# than its member holds, and the description is a short text. The set's name is its file's.
+MAX_FILE_BYTES = 32 * 2**20
+MAX_META = 4096
+LATEST_TIME = 253402300799.0  # 9999-12-31: a time past it is no time a set was taught
 PROBE_TOLERANCE = 1e-3  # one model's probe differs by ~1e-6 between runs; another's by far more
 NAME_PUNCTUATION = " -_.'"
 
@@ -274,25 +281,63 @@ def load_set(name: str, data: str | os.PathLike | None = None, probe: np.ndarray
         raise TileSetError(f"no tile set named {check_name(name)!r} (teach one with "
                            f"mahjong-lens teach)")
     try:
+        _check_archive(path)
         with np.load(path, allow_pickle=False) as npz:
-            meta = json.loads(str(npz["meta"]))
+            version = _format(npz["meta"])
             codes = tuple(str(c) for c in npz["codes"])
-            old = int(meta["format"]) == 1  # before `reads`: each example taken as read right
+            old = version == 1  # before `reads`: each example taken as read right
             reads = codes if old else tuple(str(c) for c in npz["reads"])
             sources = tuple(str(s) for s in npz["sources"])
-            tileset = TileSet(str(meta["name"]), npz["probe"].astype(np.float32), codes,
+            tileset = TileSet(path.stem, npz["probe"].astype(np.float32), codes,
                               npz["features"].astype(np.float32),
                               npz["turned"].astype(np.float32), sources,
                               npz["taught"].astype(np.float64),
                               sheet_examples(reads, codes, sources))
-        _check_shapes(tileset, int(meta["format"]))
-    except (TileSetError, OSError, ValueError, KeyError, TypeError, EOFError,
-            zipfile.BadZipFile) as exc:
+        _check_shapes(tileset, version)
+    except (TileSetError, OSError, ValueError, KeyError, TypeError, EOFError, MemoryError,
+            RecursionError, zipfile.BadZipFile) as exc:
         raise TileSetError(f"tile set {path.stem!r} is damaged ({damage(exc)})") from None
     if probe is not None and not same_model(tileset.probe, probe):
         raise TileSetError(f"tile set {tileset.name!r} was taught with another reader model; "
                            f"teach it again")
     return tileset
+
+
+def _check_archive(path: Path) -> None:
+    """Refuse, from the zip directory and the arrays' headers alone, a file that would expand
+    past MAX_FILE_BYTES or an array that claims more than its member holds (a header can
+    claim terabytes in a few bytes). zipfile never reads a member past its stated size."""
+    with zipfile.ZipFile(path) as archive:
+        members = archive.infolist()
+        expanded = sum(m.file_size for m in members)
+        if expanded > MAX_FILE_BYTES:
+            raise TileSetError(f"it would expand to {expanded / 2**20:.0f} MB, more than the "
+                               f"{MAX_FILE_BYTES / 2**20:.0f} MB a set may hold")
+        for member in members:
+            with archive.open(member) as stream:
+                shape, dtype = _array_header(stream)
+            if dtype.hasobject or math.prod(shape) * dtype.itemsize > member.file_size:
+                raise TileSetError("its arrays claim more than the file holds")
+
+
+def _array_header(stream) -> tuple[tuple[int, ...], np.dtype]:
+    version = np.lib.format.read_magic(stream)
+    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+            else np.lib.format.read_array_header_2_0)
+    shape, _, dtype = read(stream)
+    return shape, dtype
+
+
+def _format(meta: np.ndarray) -> int:
+    """The file format from the set's description (a short JSON object)."""
+    text = str(meta)
+    if len(text) > MAX_META:
+        raise TileSetError("its description is too long")
+    found = json.loads(text)
+    version = found.get("format") if isinstance(found, dict) else None
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise TileSetError("its description has no format")
+    return version
 
 
 def damage(exc: Exception) -> str:
@@ -308,6 +353,8 @@ def damage(exc: Exception) -> str:
         return "its description is unreadable"
     if isinstance(exc, OSError):
         return exc.strerror or "it cannot be read"
+    if isinstance(exc, (MemoryError, RecursionError)):
+        return "its parts claim more than it holds"
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
@@ -330,6 +377,8 @@ def _check_shapes(tileset: TileSet, version: int) -> None:
         raise TileSetError("unknown tile codes")
     if m and not (np.isfinite(tileset.features).all() and np.isfinite(tileset.turned).all()):
         raise TileSetError("features that are not numbers")
+    if m and not ((tileset.taught >= 0) & (tileset.taught <= LATEST_TIME)).all():
+        raise TileSetError("times it was taught that are no times")
 
 
 def set_files(data: str | os.PathLike | None = None) -> list[Path]:
