@@ -121,3 +121,50 @@ def test_a_candidate_qualifies_only_never_below_untaught_and_with_no_more_fixes(
     rows = rule_rows(hows, f1s, untaught, nights, fields)
     assert [r["qualifies"] for r in rows] == [True, False, False]
     assert pick_correction(rows) == "a"
+
+
+def floor_nights(fixes: dict) -> dict:
+    """One development night's summary with these fixes per floor (untaught: 3.0)."""
+    return {"n": {"hands_5_on_without": 3.0,
+                  **{f"hands_5_on_floor_{f}": v for f, v in fixes.items()}}}
+
+
+@pytest.mark.parametrize("right, fixes, chosen", [
+    ((0.86, 0.86, 0.86, 0.86), (2.5, 2.5, 2.5, 2.5), 0.05),     # costs nothing: the largest
+    ((0.86, 0.86, 0.859, 0.857), (2.5, 2.5, 2.5, 2.5), 0.01),   # 0.05: 0.003 under floor 0
+    ((0.86, 0.86, 0.86, 0.86), (2.5, 2.5, 2.7, 2.5), 0.05),     # 0.01's 0.2 more fixes alone
+    ((0.86, 0.86, 0.86, 0.86), (2.5, 2.5, 2.55, 2.7), 0.01),    # 0.05 over the 0.1, 0.01 not
+    ((0.86, 0.85, 0.85, 0.85), (2.5, 2.5, 2.5, 2.5), 0.0),      # none but 0: off
+])
+def test_the_floor_rule_takes_the_largest_floor_that_costs_nothing(right, fixes, chosen):
+    from datasets.eval.tileset_floor import FLOORS, floor_blends, pick
+
+    hows = floor_blends()
+    mean = {"right": {f"floor_{f}": v for f, v in zip(FLOORS, right)}}
+    nights = floor_nights(dict(zip(FLOORS, fixes)))
+    assert hows[pick(hows, mean, nights)].floor == chosen
+
+
+@pytest.mark.parametrize("shifted", [False, True])
+def test_a_sheet_set_is_labelled_right_or_its_first_row_one_code_along(shifted):
+    import numpy as np
+
+    from datasets.art.atlas import list_designs
+    from vision.tileset.reader import TileViews
+
+    if "proc_s000" not in list_designs():
+        pytest.skip("the art cache is not built (datasets/art/install_art.sh)")
+    from datasets.eval.tileset_floor import sheet_set
+
+    class Reader:  # what sheet_set asks of the crop reader
+        def features(self, rgb, boxes):
+            views = np.zeros((len(boxes), 3, 4), np.float32)
+            return TileViews(views[:, 0], views[:, 0], views, views)
+
+        def probe(self):
+            return np.zeros(4, np.float32)
+
+    tileset = sheet_set("proc_s000", Reader(), shifted)
+    row = "2m 3m 4m 5m 6m 7m 8m 9m 1m" if shifted else "1m 2m 3m 4m 5m 6m 7m 8m 9m"
+    assert tileset.codes[:9] == tuple(row.split()) and tileset.codes[9:12] == ("1p", "2p", "3p")
+    assert tileset.reads == tileset.codes  # sheet tiles are examples, not fixes
