@@ -731,3 +731,14 @@ def test_a_set_moves_a_tile_only_to_a_class_the_reader_sees_a_trace_of(read_as, 
     np.testing.assert_allclose(out.sum(), 1.0, atol=1e-5)
     if read_as == "3m" and how.floor > 0:
         np.testing.assert_allclose(out, probs, atol=1e-3)
+
+
+def test_no_tile_read_with_a_set_is_an_empty_reading(reader_refiner):
+    from vision.tileset.reader import TaughtClassifier
+
+    probe = reader_refiner.probe()
+    example = np.tile(probe, (1, 3, 1))
+    refiner = TaughtClassifier(reader_refiner.base, TileSet("t", probe).add(
+        ["1m"], example, example, "sheet"))
+    none = finder_boxes(np.zeros((0, 4), np.float32))
+    assert refiner.probabilities(np.zeros((60, 80, 3), np.uint8), none).shape == (0, 43)

@@ -281,7 +281,8 @@ class TaughtClassifier(CropClassifier):
         self._local.features = None
         raw = super().probabilities(rgb, detections)
         self._local.raw = raw
-        self._local.cosines = self.bank.cosines(self._local.features)
+        feats = self._local.features  # None when there was no tile to read
+        self._local.cosines = None if feats is None else self.bank.cosines(feats)
         return blend(raw, self._local.features, self.bank, self.how, self._local.cosines)
 
     def evidence(self, rgb: np.ndarray, detections) -> tuple[np.ndarray, np.ndarray]:
