@@ -24,10 +24,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,7 +231,7 @@ class Ledger:
         if not self._read("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"):
             return 0
         row = self._read("SELECT value FROM meta WHERE key='schema_version'")
-        return int(row[0][0]) if row else 0
+        return _schema_number(row[0][0]) if row else 0
 
     def _set_wal(self) -> None:
         """Write-ahead logging, once per file (it stays set); several processes may try at once."""
@@ -250,7 +252,7 @@ class Ledger:
         row = None
         if conn.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        version = int(row[0]) if row else 0
+        version = _schema_number(row[0]) if row else 0
         if version == SCHEMA_VERSION:
             return  # another process did it first
         if version == 1:  # statement by statement: executescript would commit half-way
@@ -346,7 +348,8 @@ class Ledger:
     def _players(self, night: int) -> dict[int, str]:
         """Player number → name, in seat order."""
         rows = self._read("SELECT player_no, name FROM seats WHERE night_id=? ORDER BY seat", (night,))
-        return dict(rows) or {i: n for i, n in enumerate(DEFAULT_NAMES)}
+        players = {p: str(n) for p, n in rows if p in range(4) and not isinstance(p, bool)}
+        return _distinct(players or dict(enumerate(DEFAULT_NAMES)))
 
     def set_names(self, night: int, names) -> None:
         """Names by seat. A name already at the table is that player (moved to this seat, with
@@ -410,22 +413,38 @@ class Ledger:
         return self._write(add)
 
     def hands(self, night: int) -> list[HandRow]:
+        """The night's hands; a row a hand-edited or damaged file holds that is no hand (a
+        time or an amount that is not a number, a player who is not at the table) is left
+        out, and counted by `off_rows`."""
+        return self._checked_hands(night)[0]
+
+    def off_rows(self, night: int) -> int:
+        """How many of the night's rows `hands` and `totals` leave out."""
+        return self._checked_hands(night)[1]
+
+    def _checked_hands(self, night: int) -> tuple[list[HandRow], int]:
         players = self._players(night)
         rows = self._read("SELECT id, created, rules, notation, total, winner, discarder FROM hands "
                           "WHERE night_id=? ORDER BY id", (night,))
+        good = [r for r in rows if _is_time(r[1]) and _is_amount(r[4])]
         amounts: dict[int, dict[str, float]] = {}
+        off = len(rows) - len(good)
         for hand_id, player, paid in self._read(
                 "SELECT a.hand_id, a.player_no, a.amount FROM amounts a JOIN hands h "
                 "ON h.id=a.hand_id WHERE h.night_id=? ORDER BY a.hand_id, a.player_no", (night,)):
+            if player not in players or not _is_amount(paid):
+                off += 1
+                continue
             mine = amounts.setdefault(hand_id, {})
-            name = players.get(player, DEFAULT_NAMES[player])
+            name = players[player]
             mine[name] = amount(money_sum((mine.get(name, 0), paid)))
         won_by = {hand_id: players.get(p, "") for hand_id, p in self._read(
             "SELECT a.hand_id, a.player_no FROM amounts a JOIN hands h ON h.id=a.hand_id "
             "WHERE h.night_id=? AND a.seat=h.winner", (night,))}
-        return [HandRow(r[0], i + 1, r[1], r[2], r[3], r[4], r[5], r[6], amounts.get(r[0], {}),
+        return [HandRow(r[0], i + 1, r[1], str(r[2]), str(r[3]), r[4], str(r[5]),
+                        None if r[6] is None else str(r[6]), amounts.get(r[0], {}),
                         won_by.get(r[0], ""))
-                for i, r in enumerate(rows)]
+                for i, r in enumerate(good)], off
 
     def undo(self, night: int, hand_id: int) -> None:
         """Remove hand `hand_id` if it is still the night's last hand."""
@@ -439,13 +458,9 @@ class Ledger:
     def totals(self, night: int) -> dict[str, float]:
         """Running total per player, in seat order, under tonight's names, summed exactly
         (SQL's SUM adds binary floats: 0.1 + 0.2 is not 0.3 there)."""
-        players = self._players(night)
-        got: dict[int, list[float]] = {}
-        for player, paid in self._read(
-                "SELECT a.player_no, a.amount FROM amounts a JOIN hands h ON h.id=a.hand_id "
-                "WHERE h.night_id=?", (night,)):
-            got.setdefault(player, []).append(paid)
-        return {name: amount(money_sum(got.get(player, ()))) for player, name in players.items()}
+        rows = self.hands(night)
+        return {name: amount(money_sum(r.amounts.get(name, 0) for r in rows))
+                for name in self._players(night).values()}
 
     def to_csv(self, night: int, delimiter: str = ",", decimal: str = ".",
                labels: Mapping[str, str] | None = None) -> str:
@@ -468,6 +483,35 @@ class Ledger:
                              *[num(r.amounts.get(p, 0)) for p in players]])
         writer.writerow([_cell(word("total")), "", "", "", "", "", "", *[num(totals[p]) for p in players]])
         return out.getvalue()
+
+
+def _schema_number(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise LedgerError(f"the ledger is off: its schema version is {str(value)[:20]!r}, not a "
+                          f"number (the file was left as it is)") from None
+
+
+LATEST_TIME = 253402300799.0  # 9999-12-31
+MAX_AMOUNT = 1e15  # past the exact decimals of a float's cents
+
+
+def _is_time(value) -> bool:
+    return _is_amount(value) and 0 <= value <= LATEST_TIME
+
+
+def _is_amount(value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and abs(value) < MAX_AMOUNT)
+
+
+def _distinct(players: dict[int, str]) -> dict[int, str]:
+    """Names as shown: a name two players share (a hand-edited file) gets the player's
+    number, so that neither player's total hides the other's."""
+    seen = Counter(name.casefold() for name in players.values())
+    return {p: f"{name} ({p + 1})" if seen[name.casefold()] > 1 else name
+            for p, name in players.items()}
 
 
 def _seating(now: list[tuple[int, str, int]], names: list[str]) -> list[int]:

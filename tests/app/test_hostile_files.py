@@ -237,3 +237,75 @@ def test_a_copied_set_is_taught_as_its_copy_and_listed_once(tmp_path):
     assert good.read_bytes() == before
     assert load_set("backup", tmp_path).name == "backup" and len(load_set("backup", tmp_path)) == 3
     assert [s.name for s in list_sets(tmp_path)] == ["backup", "good"]
+
+
+# --- the ledger ----------------------------------------------------------------------------
+def played_ledger(folder):
+    """A ledger of two hands: E wins 24 from S, then S wins 8 from each."""
+    from app.ledger import HandEntry, Ledger
+    ledger = Ledger(folder)
+    night = ledger.current_night()
+    ledger.set_names(night, ["Ann", "Bo", "Cy", "Di"])
+    ledger.add_hand(night, HandEntry("mcr", "x", 8, "E", {"E": 24, "S": -24, "W": 0, "N": 0}), "a")
+    ledger.add_hand(night, HandEntry("mcr", "y", 8, "S", {"E": -8, "S": 24, "W": -8, "N": -8}), "b")
+    return ledger, night
+
+
+def sql(folder, statement: str) -> None:
+    import sqlite3
+    with sqlite3.connect(folder / "ledger.sqlite3") as conn:
+        conn.execute("PRAGMA ignore_check_constraints = ON")  # as a hand-edited file may be
+        conn.execute(statement)
+
+
+BAD_ROWS = [
+    # (what is changed, the totals shown after it, rows left out)
+    ("UPDATE amounts SET amount='lots' WHERE hand_id=1 AND seat='E'",
+     {"Ann": -8, "Bo": 0, "Cy": -8, "Di": -8}, 1),
+    ("UPDATE amounts SET player_no=7 WHERE hand_id=2 AND seat='S'",
+     {"Ann": 16, "Bo": -24, "Cy": -8, "Di": -8}, 1),
+    ("UPDATE hands SET created='yesterday' WHERE id=1", {"Ann": -8, "Bo": 24, "Cy": -8, "Di": -8}, 1),
+    ("UPDATE hands SET created=1e300 WHERE id=2", {"Ann": 24, "Bo": -24, "Cy": 0, "Di": 0}, 1),
+    ("UPDATE amounts SET amount=9e999 WHERE hand_id=2 AND seat='W'",
+     {"Ann": 16, "Bo": 0, "Cy": 0, "Di": -8}, 1),
+    ("UPDATE seats SET name='Ann'",  # four players of one name: four totals still
+     {"Ann (1)": 16, "Ann (2)": 0, "Ann (3)": -8, "Ann (4)": -8}, 0),
+]
+
+
+@pytest.mark.parametrize("change, totals, off", BAD_ROWS, ids=[row[0][:40] for row in BAD_ROWS])
+def test_a_bad_ledger_row_is_left_out_and_the_rest_shown(tmp_path, change, totals, off):
+    from app.ledger import Ledger
+    _, night = played_ledger(tmp_path)
+    sql(tmp_path, change)
+    before = (tmp_path / "ledger.sqlite3").read_bytes()
+    ledger = Ledger(tmp_path)
+    assert ledger.totals(night) == totals and ledger.off_rows(night) == off
+    assert len(ledger.hands(night)) == 2 - ("hands" in change)
+    assert ledger.to_csv(night).count("\n") == 4 - ("hands" in change)
+    assert (tmp_path / "ledger.sqlite3").read_bytes() == before  # nothing changed unasked
+
+
+def test_a_ledger_of_an_unknown_schema_is_one_line_and_left_as_it_is(tmp_path):
+    from app.ledger import Ledger, LedgerError
+    played_ledger(tmp_path)
+    sql(tmp_path, "UPDATE meta SET value='x' WHERE key='schema_version'")
+    before = (tmp_path / "ledger.sqlite3").read_bytes()
+    with pytest.raises(LedgerError, match="the ledger is off") as caught:
+        Ledger(tmp_path)
+    assert "\n" not in str(caught.value)
+    assert (tmp_path / "ledger.sqlite3").read_bytes() == before
+
+
+@pytest.mark.slow
+def test_the_page_stays_up_beside_a_ledger_of_an_unknown_schema(data_dir):
+    from streamlit.testing.v1 import AppTest
+
+    from app_fixtures import PAGE
+    played_ledger(data_dir)
+    sql(data_dir, "UPDATE meta SET value='x' WHERE key='schema_version'")
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(str(e.value) for e in [*at.error, *at.warning, *at.markdown])
+    assert "the ledger is off" in shown, shown[:2000]
