@@ -17,8 +17,8 @@ probabilities are perturbed where they come out (`Hooks`), the photo itself for 
 Per sheet: tiles present, labels stored right, stored wrong (a taught tile whose box is no
 tile of that code), untaught, refused. `choose` tries the alignment's costs on development
 sheets only, by the rule written in `RULE` before any figure was seen; `report` runs the
-chosen costs once on the held-out Camerash sheets and the development sheets, and writes
-models/sheet_align_eval.json.
+chosen costs once on the held-out Camerash sheets and writes them, with the development
+figures of those costs, to models/sheet_align_eval.json.
 
 `reading`: photos read without a set, with a set taught from one sheet through the real
 teaching path, and with a set taught from the same sheet with its first row typed shifted
@@ -182,6 +182,8 @@ def laid_sheet(tiles: dict[str, list[Path]], rows, rng, height: int = 120):
                            x + int(rng.integers(-3, 4)), y + int(rng.integers(-4, 5))))
             x += w + int(rng.integers(4, 14))
         y += int(height * rng.uniform(1.25, 1.45))
+    if not placed:
+        return None, [], np.zeros((0, 4))
     width = max(x0 + c.shape[1] for _, c, x0, _ in placed) + 40
     canvas = np.empty((y + 20, width, 3), np.float32)
     canvas[:] = GREEN
@@ -361,7 +363,8 @@ GRID = [dict(read_weight=w, sure=s) for w in (1.0, 0.5) for s in (3.0, 4.0, 6.0)
 
 def run(kind: str, seeds: int, camerash: Path | None, grid, log: Path | None = None) -> dict:
     """Per cost setting of `grid`, the tally of every perturbed sheet of `kind`, and per
-    perturbation; each sheet is observed once (finder and reader) and aligned per setting."""
+    perturbation; each sheet is observed once (finder and reader) and aligned per setting.
+    `log`: where the rows so far are kept while it runs."""
     from vision.tileset.align import Costs
     from vision.tileset.teaching import sheet_reader
 
@@ -401,26 +404,30 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--camerash", type=Path, default=Path("../shared/data/camerash"))
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--choice", type=Path, default=Path("cache") / "sheet_align_choose.json",
+                        help="choose writes its figures here; report reads the development "
+                             "figures of the chosen costs from it")
     args = parser.parse_args(argv)
     if args.what == "reading":
         return run_reading(args)
     if args.what == "choose":
-        dev = run("dev", args.seeds, None, GRID, Path("/tmp/sheet_align_rows.json"))
+        dev = run("dev", args.seeds, None, GRID, args.choice)
         for s in dev["settings"]:
             print(s["costs"], s["all"])
         print("chosen by the rule:", chosen(dev))
-        Path("/tmp").joinpath("sheet_align_choose.json").write_text(json.dumps(dev, indent=1))
+        args.choice.write_text(json.dumps(dev, indent=1) + "\n")
         return 0
     from vision.tileset.align import COSTS
     setting = {"read_weight": COSTS.read_weight, "sure": COSTS.sure}
-    report = {"rule": RULE, "costs": setting,
-              "development": run("dev", args.seeds, None, [setting])["settings"][0],
+    dev = json.loads(args.choice.read_text())
+    report = {"rule": RULE, "costs": setting, "development_seeds": dev["seeds"],
+              "development": next(s for s in dev["settings"] if s["costs"] == setting),
+              "held_out_seeds": args.seeds,
               "held_out": run("heldout", args.seeds, args.camerash, [setting])["settings"][0]}
     for part in ("development", "held_out"):
         print(part, report[part]["all"])
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     return 0
-
 
 
 READING_SEED = 4343

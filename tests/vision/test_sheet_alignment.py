@@ -131,6 +131,23 @@ def test_two_half_boxes_of_one_tile_become_the_tile():
     assert len(kept) == 3
 
 
+def test_small_whole_tiles_of_a_far_row_are_not_taken_for_halves():
+    """Seen from a low seat the far row's tiles are half the area of the near rows': side by
+    side, two of them make a box twice a tile's width, not a tile."""
+    near = np.vstack([row_boxes(9, row=1), row_boxes(9, row=2)])
+    far = row_boxes(9, w=29.0, h=39.0, step=32.0, x0=60.0)
+    kept, _ = candidates(np.vstack([far, near]), np.full(27, 0.8), 0.5)
+    assert len(kept) == 27
+
+
+def test_a_far_row_s_own_pitch_says_where_a_tile_is_missing():
+    far = row_boxes(9, w=29.0, h=39.0, step=32.0, x0=60.0, skip=(4,))
+    boxes = np.vstack([far, row_boxes(9, row=1)])
+    plan = decide([photo_of(boxes, [None] * 17)], "123456789m 123456789m", Names)
+    assert gaps(plan) == ["5m"]
+    assert taught(plan)[:8] == list(enumerate(ROW[:4] + ROW[5:]))
+
+
 def test_a_half_tile_matched_is_not_taught():
     boxes = row_boxes(9)
     boxes[3, 3] = boxes[3, 1] + 20  # only the top of the tile was found

@@ -74,13 +74,13 @@ class Chain:
         return len(self.boxes)
 
 
-def room_between(centres_along: np.ndarray, rows: tuple[int, ...], pitch: float) -> np.ndarray:
-    """Per place before, between and after the boxes (reading order, `rows` lengths): how
-    many tiles fit between two neighbours of a row (centre distance / pitch - 1, never
-    below 0); NaN before a row's first box and after its last."""
+def room_between(centres_along: np.ndarray, rows: tuple[int, ...], pitches) -> np.ndarray:
+    """Per place before, between and after the boxes (reading order, `rows` lengths, each
+    row's pitch): how many tiles fit between two neighbours of a row (centre distance /
+    pitch - 1, never below 0); NaN before a row's first box and after its last."""
     room = np.full(len(centres_along) + 1, np.nan)
     start = 0
-    for n in rows:
+    for n, pitch in zip(rows, pitches):
         for p in range(start + 1, start + n):
             room[p] = max(0.0, (centres_along[p] - centres_along[p - 1]) / pitch - 1.0)
         start += n
@@ -90,13 +90,13 @@ def room_between(centres_along: np.ndarray, rows: tuple[int, ...], pitch: float)
 PITCH_SPREAD = 0.25  # of the pitch: how far a neighbour may lie from it and still fit
 
 
-def on_pitch(centres_along: np.ndarray, rows: tuple[int, ...], pitch: float) -> np.ndarray:
+def on_pitch(centres_along: np.ndarray, rows: tuple[int, ...], pitches) -> np.ndarray:
     """Per box, how well it sits on its row's pitch: a whole number of pitches (at least
     one: tiles may be missing between) from its nearer-fitting neighbour, 1 exactly, falling
     as a Gaussian of the error (PITCH_SPREAD); 0 for a box alone in its row."""
     fit = np.zeros(len(centres_along))
     start = 0
-    for n in rows:
+    for n, pitch in zip(rows, pitches):
         steps = np.diff(centres_along[start:start + n]) / pitch
         err = np.abs(steps - np.maximum(1.0, np.round(steps)))
         for i in range(n):

@@ -256,11 +256,12 @@ def _check_fit(chains, best: Alignment, codes) -> None:
 def doubt_of(matched, one, costs: Costs) -> list[str]:
     """Why each matched box of a photo's chain is not taught unasked ("" when it is): its
     code wins by less than the sure margin ("unsure"), or it is a part of a tile ("part":
-    under HALF of the photo's median matched tile)."""
-    areas = [_area(one.boxes[e.box]) for e in matched]
-    area = float(np.median(areas)) if areas else 0.0
-    return ["unsure" if e.margin < costs.sure else "part" if a < HALF * area else ""
-            for e, a in zip(matched, areas)]
+    under HALF of the median matched tile of its row: a far row is smaller as a whole)."""
+    areas = np.array([_area(one.boxes[e.box]) for e in matched])
+    rows = np.array([e.row for e in matched])
+    usual = [float(np.median(areas[rows == e.row])) for e in matched]
+    return ["unsure" if e.margin < costs.sure else "part" if a < HALF * u else ""
+            for e, a, u in zip(matched, areas, usual)]
 
 
 

@@ -110,12 +110,12 @@ def rows_of(boxes: np.ndarray) -> list[np.ndarray]:
     return row_model(boxes)[0]
 
 
-def row_model(boxes: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, float]:
+def row_model(boxes: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, list[float]]:
     """The rows of the boxes (indices row by row, top to bottom, each left to right), each
-    box's centre along its row's direction, and the pitch: the median distance between
-    neighbours in a row (the median box width when no row has two)."""
+    box's centre along its row's direction, and each row's pitch (`row_pitch`): a far row
+    seen from a low seat is narrower than a near one."""
     if not len(boxes):
-        return [], np.zeros(0), 1.0
+        return [], np.zeros(0), []
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     a = row_angle(centres)
     along = centres[:, 0] * np.cos(a) + centres[:, 1] * np.sin(a)
@@ -130,9 +130,19 @@ def row_model(boxes: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, float]:
         current.append(i)
     rows.append(current)
     rows = [np.array(sorted(r, key=lambda k: along[k]), np.int64) for r in rows]
-    steps = np.concatenate([np.diff(along[r]) for r in rows])
-    pitch = float(np.median(steps)) if len(steps) else float(np.median(boxes[:, 2] - boxes[:, 0]))
-    return rows, along, max(pitch, 1e-6)
+    return rows, along, [row_pitch(along[r], boxes[r]) for r in rows]
+
+
+NEIGHBOURS = 1.6  # of a tile's width: two boxes this close along a row are neighbours
+
+
+def row_pitch(along: np.ndarray, boxes: np.ndarray) -> float:
+    """A row's pitch: the median distance between neighbouring boxes (NEIGHBOURS), or, where
+    no two are neighbours (tiles missing between every pair), 1.1 tile widths."""
+    width = float(np.median(boxes[:, 2] - boxes[:, 0]))
+    steps = np.diff(along)
+    near = steps[steps < NEIGHBOURS * width]
+    return max(float(np.median(near)) if len(near) else 1.1 * width, 1e-6)
 
 
 def turned_boxes(boxes: np.ndarray, width: float) -> np.ndarray:
@@ -180,9 +190,11 @@ def candidates(boxes: np.ndarray, scores: np.ndarray, conf: float
     if not len(boxes):
         return boxes, scores
     areas = np.array([_area(b) for b in boxes])
-    shown = scores >= conf
-    tile_area = float(np.median(areas[shown] if shown.any() else areas))
-    boxes, scores = merge_halves(boxes, scores, tile_area)
+    shown = scores >= conf if (scores >= conf).any() else np.ones(len(boxes), bool)
+    tile_area = float(np.median(areas[shown]))
+    whole = shown & (areas >= HALF * tile_area)  # no half of a tile says a tile's shape
+    shape = float(np.median(_shape(boxes[whole if whole.any() else shown])))
+    boxes, scores = merge_halves(boxes, scores, tile_area, shape)
     areas = np.array([_area(b) for b in boxes])
     kept: list[int] = []
     for i in np.argsort(-scores, kind="stable"):
@@ -194,18 +206,20 @@ def candidates(boxes: np.ndarray, scores: np.ndarray, conf: float
     return boxes[kept], scores[kept]
 
 
-def merge_halves(boxes: np.ndarray, scores: np.ndarray, tile_area: float
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Two boxes, each under HALF of a tile's area, whose union is one tile's size and which
-    cover most of it (side by side or one above the other, touching): their union, with the
-    better score. The closest to a tile's area are joined first."""
+def merge_halves(boxes: np.ndarray, scores: np.ndarray, tile_area: float,
+                 tile_shape: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two boxes, each under HALF of a tile's area, whose union is one tile's size and shape
+    (`tile_shape`: width / height, within SHAPE_SLACK) and which cover most of it (side by
+    side or one above the other, touching): their union, with the better score. Two small
+    whole tiles side by side (a far row) make a box twice as wide as a tile: kept apart. The
+    closest to a tile's area are joined first."""
     small = [i for i in range(len(boxes)) if _area(boxes[i]) < HALF * tile_area]
     pairs = []
     for a, b in itertools.combinations(small, 2):
         union = np.r_[np.minimum(boxes[a, :2], boxes[b, :2]), np.maximum(boxes[a, 2:], boxes[b, 2:])]
         size = _area(union) / tile_area
         covered = (_area(boxes[a]) + _area(boxes[b])) / max(_area(union), 1e-9)
-        if 0.75 <= size <= 1.35 and covered >= 0.8:
+        if 0.75 <= size <= 1.35 and covered >= 0.8 and _shaped(union, tile_shape):
             pairs.append((abs(size - 1.0), a, b, union))
     gone, joined = set(), []
     for _, a, b, union in sorted(pairs, key=lambda t: t[0]):
@@ -220,20 +234,36 @@ def merge_halves(boxes: np.ndarray, scores: np.ndarray, tile_area: float
             np.r_[scores[keep], [s for _, s in joined]])
 
 
+SHAPE_SLACK = 1.3  # a box is shaped like a tile within this factor of its width / height
+
+
+def _shape(boxes: np.ndarray) -> np.ndarray:
+    """Width / height of each box (a sheet's tiles all lie one way: the median says which)."""
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    return w / np.maximum(h, 1e-9)
+
+
+def _shaped(box: np.ndarray, tile_shape: float | None) -> bool:
+    if tile_shape is None:
+        return True
+    shape = float(_shape(box[None])[0])
+    return tile_shape / SHAPE_SLACK <= shape <= tile_shape * SHAPE_SLACK
+
+
 def chain(photo: int, boxes: np.ndarray, probs: np.ndarray, tile: np.ndarray, way: Way):
     """The photo's candidate boxes in reading order for `way` (vision/tileset/align.py's
     Chain); `probs` the reader's probabilities of each box as it stands that way."""
     from vision.tileset.align import Chain, on_pitch, room_between
 
     seen = turned_boxes(boxes, 0.0) if way.quarter else boxes
-    rows, along, pitch = row_model(seen)
+    rows, along, pitches = row_model(seen)
     if way.across:
-        rows, along = [r[::-1] for r in rows[::-1]], -along
+        rows, along, pitches = [r[::-1] for r in rows[::-1]], -along, pitches[::-1]
     order = np.concatenate(rows) if rows else np.zeros(0, np.int64)
     lengths = tuple(len(r) for r in rows)
     return Chain(photo, boxes[order], order, probs[order], tile[order], lengths,
-                 room_between(along[order], lengths, pitch),
-                 on_pitch(along[order], lengths, pitch))
+                 room_between(along[order], lengths, pitches),
+                 on_pitch(along[order], lengths, pitches))
 
 
 def row_order(reads, codes, lengths) -> list[int]:
