@@ -95,7 +95,8 @@ def render(who: str, *, need_winning: bool = True, header=None, below=None) -> N
     else:
         key = f"notation__{who}__{gen}"
         st.text_input(_("Type the hand"), key=key, placeholder="[123m][EEE1]456p789sNN",
-                      on_change=state.on_notation, args=(who, key, need_winning),
+                      max_chars=state.MAX_NOTATION, on_change=state.on_notation,
+                      args=(who, key, need_winning),
                       help=_("Bracketed sets are exposed; the last tile is the winning tile; "
                              "flowers and seasons are 1f to 8f."))
     st.session_state["read_line"] = {}

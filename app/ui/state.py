@@ -206,7 +206,15 @@ def on_reading(who: str, notation: str) -> None:
         flash(_("Now reading the hand as {notation}.").format(notation=notation))
 
 
+# The longest hand written out (four kongs claimed, eight bonus tiles) is about 60
+# characters; a box's text beyond this is not a hand, and is not parsed or echoed back.
+MAX_NOTATION = 200
+
+
 def on_notation(who: str, key: str, need_winning: bool) -> None:
     text = (st.session_state.get(key) or "").strip()
-    if text:
+    if len(text) > MAX_NOTATION:
+        flash(_("A hand is at most {limit} characters; this one has {count}.").format(
+            limit=MAX_NOTATION, count=len(text)))
+    elif text:
         _take_notation(who, text, N_("Could not read {text}: {reason}"))

@@ -309,3 +309,18 @@ def test_the_page_stays_up_beside_a_ledger_of_an_unknown_schema(data_dir):
     assert not at.exception, [e.value for e in at.exception]
     shown = " ".join(str(e.value) for e in [*at.error, *at.warning, *at.markdown])
     assert "the ledger is off" in shown, shown[:2000]
+
+
+# --- the notation box ----------------------------------------------------------------------
+@pytest.mark.parametrize("typed", ["1" * 1_000_000, "[123m]" * 50_000], ids=["ones", "chows"])
+def test_a_megabyte_typed_as_a_hand_is_one_short_line(page, typed):
+    import time
+
+    from app_fixtures import texts
+    page.segmented_control(key="mode__win").set_value("Manual").run()
+    start = time.perf_counter()
+    page.text_input(key="notation__win__0").set_value(typed).run()
+    assert not page.exception, [e.value for e in page.exception]
+    assert time.perf_counter() - start < READ_LIMIT_S
+    said = texts(page)  # the box keeps 200 characters; the page checks the length again
+    assert len(said) < 20_000 and typed[:300] not in said
