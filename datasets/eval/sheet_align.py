@@ -419,11 +419,11 @@ def main(argv=None) -> int:
         return 0
     from vision.tileset.align import COSTS
     setting = {"read_weight": COSTS.read_weight, "sure": COSTS.sure}
-    dev = json.loads(args.choice.read_text())
+    held_out = run("heldout", args.seeds, args.camerash, [setting])["settings"][0]
+    dev = json.loads(args.choice.read_text())  # read last: `choose` may run beside it
     report = {"rule": RULE, "costs": setting, "development_seeds": dev["seeds"],
               "development": next(s for s in dev["settings"] if s["costs"] == setting),
-              "held_out_seeds": args.seeds,
-              "held_out": run("heldout", args.seeds, args.camerash, [setting])["settings"][0]}
+              "held_out_seeds": args.seeds, "held_out": held_out}
     for part in ("development", "held_out"):
         print(part, report[part]["all"])
     args.out.write_text(json.dumps(report, indent=1) + "\n")

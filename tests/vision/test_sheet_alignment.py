@@ -320,3 +320,58 @@ def test_a_hand_teaches_fixes_only_for_the_tiles_the_player_changed(tmp_path, co
     assert learn_hand("club", np.zeros((100, 200, 3), np.uint8), boxes, ["8m", "2m"], 1,
                       tmp_path, refiner=Reader(), corrected=corrected) == 2
     assert load_set("club", tmp_path).corrected() == fixes
+
+
+def test_a_copy_unlike_its_copy_in_another_photo_is_not_taught():
+    from dataclasses import replace
+
+    from vision.tileset.teaching import SheetTile, _far_copies
+
+    sheet = sheet_of(["1m", "2m", "1m", "2m"], ["1m", "2m", "1m", "2m"])
+    tiles = tuple(replace(t, photo=i // 2) for i, t in enumerate(sheet.tiles))
+    feats = np.zeros((4, 3, 8), np.float32)
+    feats[[0, 2], :, 0] = 1.0               # the two 1m alike
+    feats[1, :, 1], feats[3, :, 2] = 1.0, 1.0  # the two 2m unlike each other
+    checked = _far_copies(replace(sheet, tiles=tiles, features=feats, turned=feats))
+    assert [t.doubt for t in checked.tiles] == ["", "far", "", "far"]
+    assert isinstance(checked.tiles[0], SheetTile)
+
+
+@pytest.mark.slow
+def test_a_sheet_whose_white_dragon_the_finder_misses_teaches_the_rest_right(monkeypatch):
+    """The committed finder and reader on the test art; the finder's boxes on the blank
+    white dragon taken away: its code is a gap, every other taught tile has its own code."""
+    import cv2
+
+    from tests.vision.tileset_art import SHEET_ROWS, lay_out
+    from vision.runtime import DEFAULT_CLASSIFIER_PATH, DEFAULT_MODEL_PATH
+    from vision.tileset.learn import read_sheet, sheet_reader
+    from vision.types import Detections
+
+    if not (DEFAULT_MODEL_PATH.is_file() and DEFAULT_CLASSIFIER_PATH.is_file()):
+        pytest.skip("the committed models are not there")
+    monkeypatch.delenv("MAHJONG_LENS_CLASSIFIER", raising=False)
+    rgb, boxes, codes = lay_out(SHEET_ROWS, scale=0.8, seed=0)
+    white = boxes[codes.index("5z")]
+    reader = sheet_reader()
+    find = reader.find
+
+    def without_white(pixels):
+        found = find(pixels)
+        keep = [i for i, b in enumerate(found.xyxy)
+                if not (b[0] < white[2] and white[0] < b[2] and b[1] < white[3] and white[1] < b[3])]
+        return Detections(found.xyxy[keep], found.class_id[keep], found.confidence[keep],
+                          found.names, tile_score=None if found.tile_score is None
+                          else found.tile_score[keep])
+
+    monkeypatch.setattr(reader, "find", without_white)
+    photo = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
+    sheet = read_sheet([photo], " ".join(SHEET_ROWS), reader=reader)
+    assert [g.code for g in sheet.gaps] == ["5z"]
+    for i in sheet.taught:
+        tile = sheet.tiles[i]
+        centre = ((tile.box[0] + tile.box[2]) / 2, (tile.box[1] + tile.box[3]) / 2)
+        laid = codes[int(np.argmin(np.hypot((boxes[:, 0] + boxes[:, 2]) / 2 - centre[0],
+                                            (boxes[:, 1] + boxes[:, 3]) / 2 - centre[1])))]
+        assert tile.code == laid
+    assert len(sheet.taught) >= 33  # the flowers of this art the reader cannot read
