@@ -26,6 +26,10 @@ from vision.types import Detections
 # tiles of the development scenes overlap by IoU 0.3, while the finder's duplicate boxes for
 # one tile often do by 0.5-0.7 and then read as a phantom extra tile.
 NMS_IOU = 0.45
+# The most boxes read in one photo: a hand is 14-22 tiles, a teaching sheet of a whole set
+# 144. Each box costs the readers crops at several sizes; the detector's own bound (300) is
+# what `--conf 0` reaches on any photo.
+MAX_TILES = 150
 
 
 @dataclass(frozen=True)
@@ -70,10 +74,14 @@ class TileReader:
         return self.refiner.names if self.detector.finds_only_tiles else self.detector.names
 
     def find(self, rgb: np.ndarray) -> Detections:
-        """The tiles the detector finds in a decoded photo, before the refiner reads them."""
+        """The tiles the detector finds in a decoded photo, before the refiner reads them:
+        the MAX_TILES surest at most."""
         detect = detect_zoomed if self.zoom else Detector.detect
-        return detect(self.detector, rgb, conf=self.conf, iou=self.iou, agnostic=self.agnostic,
-                      tile_score=getattr(self.refiner, "tile_score", "class"))
+        found = detect(self.detector, rgb, conf=self.conf, iou=self.iou, agnostic=self.agnostic,
+                       tile_score=getattr(self.refiner, "tile_score", "class"))
+        if len(found) <= MAX_TILES:
+            return found
+        return found.select(np.sort(np.argsort(-found.confidence, kind="stable")[:MAX_TILES]))
 
     def read(self, source) -> PhotoReading:
         """Read one photo (path or bytes); raises `ImageError` for a bad file."""

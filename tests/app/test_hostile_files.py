@@ -324,3 +324,27 @@ def test_a_megabyte_typed_as_a_hand_is_one_short_line(page, typed):
     assert time.perf_counter() - start < READ_LIMIT_S
     said = texts(page)  # the box keeps 200 characters; the page checks the length again
     assert len(said) < 20_000 and typed[:300] not in said
+
+
+# --- a reader told to take every box -------------------------------------------------------
+READ_EVERY_BOX = """
+import json, sys, time
+from vision.pipeline import MAX_TILES, TileReader
+reader = TileReader(conf=0.0)
+start = time.perf_counter()
+found = reader.read(sys.argv[1]).detections
+said = f"{len(found)} tiles of at most {MAX_TILES}"
+seconds = time.perf_counter() - start
+""" + "\n".join(PEAK)
+
+
+@pytest.mark.slow
+def test_reading_at_confidence_0_reads_a_bounded_number_of_boxes(tmp_path, monkeypatch):
+    from app_fixtures import table_photo
+    for name in ("MAHJONG_LENS_CLASSIFIER", "MAHJONG_LENS_STACKING", "MAHJONG_LENS_CONF"):
+        monkeypatch.delenv(name, raising=False)  # the committed readers, as `detect` has them
+    path = tmp_path / "table.jpg"
+    path.write_bytes(table_photo())
+    result = measured(READ_EVERY_BOX, str(path))
+    assert result["said"] == "150 tiles of at most 150", result
+    assert result["peak_mb"] < PEAK_LIMIT_MB, result
