@@ -27,9 +27,9 @@ from vision.types import Detections
 # one tile often do by 0.5-0.7 and then read as a phantom extra tile.
 NMS_IOU = 0.45
 # The most boxes read in one photo: a hand is 14-22 tiles, a teaching sheet of a whole set
-# 144. Each box costs the readers crops at several sizes; the detector's own bound (300) is
-# what `--conf 0` reaches on any photo.
-MAX_TILES = 150
+# 144, a packed grid of 192 is still read whole. Each box costs the readers crops at several
+# sizes; the detector's own bound (300) is what `--conf 0` reaches on any photo.
+MAX_TILES = 200
 
 
 @dataclass(frozen=True)

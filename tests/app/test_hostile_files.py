@@ -346,5 +346,5 @@ def test_reading_at_confidence_0_reads_a_bounded_number_of_boxes(tmp_path, monke
     path = tmp_path / "table.jpg"
     path.write_bytes(table_photo())
     result = measured(READ_EVERY_BOX, str(path))
-    assert result["said"] == "150 tiles of at most 150", result
+    assert result["said"] == "200 tiles of at most 200", result
     assert result["peak_mb"] < PEAK_LIMIT_MB, result
