@@ -105,8 +105,8 @@ TEACH = "from app.ui import language, teach\nlanguage.install()\nteach.render()"
 
 
 @pytest.mark.parametrize("lang, heading", [
-    ("pl", "Naucz zestawu kamieni stołu"), ("uk", "Навчити набору плиток столу"),
-    ("de", "Den Steinsatz des Tisches beibringen"), ("zh", "教识别器认这桌的牌"),
+    ("pl", "Naucz czytnik zestawu kamieni stołu"), ("uk", "Навчити розпізнавач набору плиток столу"),
+    ("de", "Dem Leser den Steinsatz des Tisches beibringen"), ("zh", "教识别器认这桌的牌"),
 ])
 def test_the_tile_set_page_in_each_language(data_dir, lang, heading):
     at = AppTest.from_string(TEACH, default_timeout=60)
