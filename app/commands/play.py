@@ -72,11 +72,14 @@ def run(args) -> int:
     first = _whole(args.seed, "--seed", 0, 2 ** 63)
     hands = _whole(args.hands, "--hands", 1, MAX_HANDS)
     from game.auto import hand_record, play_hand, summarise
-    records = []
-    for seed in range(first, first + hands):
-        record = hand_record(play_hand(seed))
-        records.append(record)
-        print(json.dumps(record, ensure_ascii=False) if args.json else _text(record), flush=args.json)
+
+    def played():
+        for seed in range(first, first + hands):
+            record = hand_record(play_hand(seed))
+            print(json.dumps(record, ensure_ascii=False) if args.json else _text(record),
+                  flush=args.json)
+            yield record
+    summary = summarise(played())  # one hand at a time: only the counts are kept
     if not args.json:
-        print(_summary(summarise(records)))
+        print(_summary(summary))
     return 0
