@@ -137,7 +137,8 @@ def _hand_column(names: list[str], ledger, night):
     with guarded(_("how it was won")):
         how = situation.render_how(names)
     tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
-    with guarded(_("the hand")):  # under the running total, which a phone keeps at its foot over what is above it
+    # under the running total, which a phone keeps at its foot over what lies above it
+    with guarded(_("the hand")):
         hand.render_tools(who)
     return rules, how, tally
 

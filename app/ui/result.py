@@ -66,8 +66,8 @@ def render_payments(payments, names: list[str], stake: float = 1.0) -> None:
     money = stake != 1
     heads = [_("Player"), _("Seat"), _("Gets (points)")] + (
         [_("At {value} a point").format(value=format_number(stake))] if money else [])
-    lines = [f"| {name} | {seat} | **{_amount(amount)}** |" + (f" {_amount(amount * stake)} |" if money else "")
-             for name, seat, amount in rows]
+    lines = [f"| {name} | {seat} | **{_amount(amount)}** |"
+             + (f" {_amount(amount * stake)} |" if money else "") for name, seat, amount in rows]
     st.markdown("| " + " | ".join(heads) + " |\n|---|---|---:|" + ("---:|" if money else "") + "\n"
                 + "\n".join(lines))
 
