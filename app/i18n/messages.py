@@ -122,6 +122,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("CODES is empty: list the tiles of the photo in reading order"),
     N_("a tile set needs a name"),
     N_("a tile set name has at most {most} characters, got {count}"),
+    N_("a tile set name is at most {most} bytes as UTF-8, got {count}: a shorter name, please"),
     N_("{name} is not a tile set name: use letters, digits, spaces and - _ . ' (starting with a "
        "letter or digit)"),
     N_("this data folder already holds {count} tile sets, the most it keeps: delete one first"),

@@ -348,3 +348,16 @@ def test_reading_at_confidence_0_reads_a_bounded_number_of_boxes(tmp_path, monke
     result = measured(READ_EVERY_BOX, str(path))
     assert result["said"] == "200 tiles of at most 200", result
     assert result["peak_mb"] < PEAK_LIMIT_MB, result
+
+
+@pytest.mark.parametrize("name, ok", [("\U00020000" * 64, False), ("\U00020000" * 50, True),
+                                      ("麻" * 64, True)])
+def test_a_set_name_too_long_for_a_file_is_refused_before_anything_is_read(tmp_path, name, ok):
+    import numpy as np
+    from vision.tileset.store import TileSet, TileSetError, save_set
+    if ok:
+        assert save_set(TileSet(name, np.ones(8, np.float32)), tmp_path).stem == name
+    else:
+        with pytest.raises(TileSetError, match="at most 200 bytes") as caught:
+            save_set(TileSet(name, np.ones(8, np.float32)), tmp_path)
+        assert str(tmp_path) not in str(caught.value)

@@ -221,6 +221,7 @@ def _tile_set_messages(tmp_path) -> list[str]:
             _raised(lambda: parse_codes(" ")),
             _raised(lambda: store.check_name("")),
             _raised(lambda: store.check_name("x" * 70)),
+            _raised(lambda: store.check_name("\U00020000" * 64)),
             _raised(lambda: store.check_name("../x")),
             _raised(lambda: store.load_set("Jade", tmp_path))]
 

@@ -47,6 +47,8 @@ MAX_PER_CLASS = 8  # the most recent examples of a class are kept; older ones ma
 # server open to its network must not fill its disk with them.
 MAX_SETS = 20
 MAX_NAME = 64
+# file systems take names of 255 bytes; the name is the file's, with .npz (and .tmp- while written)
+MAX_NAME_BYTES = 200
 # A set file is untrusted (copied in, damaged): before anything is decompressed, its members
 # may expand to at most MAX_FILE_BYTES (a full set is about 6 MB), each array may claim no more
 # than its member holds, and the description is a short text. The set's name is its file's.
@@ -81,6 +83,9 @@ def check_name(name: str) -> str:
         raise TileSetError("a tile set needs a name")
     if len(text) > MAX_NAME:
         raise TileSetError(f"a tile set name has at most {MAX_NAME} characters, got {len(text)}")
+    if len(text.encode("utf-8")) > MAX_NAME_BYTES:  # 64 rare CJK letters are 256 bytes
+        raise TileSetError(f"a tile set name is at most {MAX_NAME_BYTES} bytes as UTF-8, got "
+                           f"{len(text.encode('utf-8'))}: a shorter name, please")
     if not text[0].isalnum() or not all(ch.isalnum() or ch in NAME_PUNCTUATION for ch in text):
         raise TileSetError(f"{text!r} is not a tile set name: use letters, digits, spaces and "
                            f"- _ . ' (starting with a letter or digit)")
