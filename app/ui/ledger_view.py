@@ -235,11 +235,16 @@ def _render_settle_up(ledger: Ledger, totals: dict) -> None:
 
 def _render_hands(ledger: Ledger, night: int, hands: list, totals: dict) -> None:
     """Tonight's hands, with undo of the last, the CSV and a new night."""
-    rows = [{"#": h.number, _("Time"): i18n.format_time(dt.datetime.fromtimestamp(h.created)),
-             _("Hand"): hand_words(h.notation), _("Rules"): RULE_SHORT.get(h.rules, h.rules),
-             _("Won"): h.winner_name or h.winner,
-             **{player_name(name): h.amounts.get(name, 0) for name in totals}} for h in hands]
-    st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table")
+    # columns keyed by position, named by their labels: a player called "#" or "Time" is a
+    # column of their own, not the hand number's or the time's
+    heads = ["#", _("Time"), _("Hand"), _("Rules"), _("Won")] + [player_name(n) for n in totals]
+    rows = [dict(zip(map(str, range(len(heads))), [
+        h.number, i18n.format_time(dt.datetime.fromtimestamp(h.created)), hand_words(h.notation),
+        RULE_SHORT.get(h.rules, h.rules), h.winner_name or h.winner,
+        *[h.amounts.get(name, 0) for name in totals]])) for h in hands]
+    st.dataframe(rows, hide_index=True, width="stretch", key="ledger_table",
+                 column_config={str(i): st.column_config.Column(head)
+                                for i, head in enumerate(heads)})
     last = hands[-1]
     with st.container(horizontal=True):
         st.button(_("Undo hand {number}").format(number=last.number), key="undo", icon=":material/undo:",

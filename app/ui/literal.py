@@ -14,6 +14,12 @@ import string
 _MARK = re.compile("([" + re.escape(string.punctuation) + "])")
 
 
+# GFM turns `https://...`, `www.x.y` and `a@b.c` into links after the escapes are read (the
+# autolink literals are found in the text itself), so an invisible word joiner goes before
+# every ':', '.' and '@' of a name: shown the same, never an address.
+_JOINED = re.compile(r"(\\[:.@])")
+
+
 def literal(text: object) -> str:
-    """`text` for a Markdown context, shown as typed (on one line)."""
-    return _MARK.sub(r"\\\1", " ".join(str(text).split()))
+    """`text` for a Markdown context, shown as typed (on one line), never a link."""
+    return _JOINED.sub("\u2060\\1", _MARK.sub(r"\\\1", " ".join(str(text).split())))
