@@ -48,3 +48,23 @@ def test_names_like_the_table_s_columns_keep_every_column(data_dir):
     assert len(frame.columns) == 5 + len(NAMES)
     assert list(frame.iloc[0])[0] == 1  # the hand's number is still there
     assert sorted(frame.iloc[0].tolist()[-4:]) == [-17, -5, -5, 27]
+
+
+@pytest.mark.browser
+def test_no_name_is_a_link_in_the_browser(tmp_path, new_page):
+    import browser_fixtures as bf
+    data = tmp_path / "data"
+    ledger = Ledger(data)
+    night = ledger.current_night()
+    ledger.set_names(night, LINKS[:4])
+    ledger.add_hand(night, HandEntry("mcr", "[123m][EEE1]456p789sNN", 9, "E",
+                                     {"E": 27, "S": -17, "W": -5, "N": -5}), "t1")
+    ledger.new_night(LINKS[:4])  # the first night under Past nights
+    ledger.reopen(night)
+    with bf.serve(tmp_path / "app", {}, data=data) as url:
+        page = bf.open_page(new_page, url, viewport={"width": 1400, "height": 3000})
+        page.get_by_role("button", name="Settle up").click()
+        bf.settle(page)
+        assert page.get_by_text("evil", exact=False).count() > 0  # the names are shown
+        links = page.locator("a[href*='evil'], a[href^='mailto:']")
+        assert links.count() == 0, [links.nth(i).get_attribute("href") for i in range(links.count())]
