@@ -75,14 +75,13 @@ def servers(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def mapped_browser():
-    """chromium resolving table.test to 127.0.0.1, and nothing else mapped."""
-    sync_api = bf.sync_api()
-    with sync_api.sync_playwright() as p:
-        args = [*bf.LAUNCH_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1", *CAMERA_ARGS]
-        browser = p.chromium.launch(executable_path=bf.CHROMIUM, args=args)
-        yield browser
-        browser.close()
+def mapped_browser(browser):
+    """chromium resolving table.test to 127.0.0.1, and nothing else mapped (a second one, by
+    the run's playwright: one playwright a process)."""
+    args = [*bf.LAUNCH_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1", *CAMERA_ARGS]
+    mapped = browser.browser_type.launch(executable_path=bf.CHROMIUM, args=args)
+    yield mapped
+    mapped.close()
 
 
 def _page(browser, url: str):
