@@ -210,14 +210,18 @@ def test_the_layouts_notes_are_translated(note):
 
 def _tile_set_messages(tmp_path) -> list[str]:
     """What vision.tileset really says to a player, raised by its own code."""
-    import numpy as np
+    from tests.vision.test_sheet_alignment import Names, photo_of, row_boxes, sheet_of
     from vision.tileset import store
-    from vision.tileset.sheet import match_photo, parse_codes
+    from vision.tileset.placing import decide
+    from vision.tileset.sheet import parse_codes
+    from vision.tileset.teaching import save_sheet
 
-    boxes = np.array([[20 + 46 * c, 20 + 76 * r, 60 + 46 * c, 74 + 76 * r]
-                      for r, n in enumerate((9, 9, 9, 7, 8)) for c in range(n)], np.float64)
-    return [_raised(lambda: match_photo(boxes, np.full(42, 0.9), 41, 0.5)),
-            _raised(lambda: match_photo(boxes, np.full(42, 0.9), 41, 0.5, (9, 9, 9, 7, 7))),
+    four = photo_of(row_boxes(4), [None] * 4)
+    both_ways = photo_of(row_boxes(3), ["1m", "2m", "3m"], turned=["3m", "2m", "1m"])
+    return [_raised(lambda: decide([four], "123456789m 123456789m", Names)),
+            _raised(lambda: decide([four, four], "1234m 123456789m", Names)),
+            _raised(lambda: decide([both_ways], "123m", Names)),
+            _raised(lambda: save_sheet(sheet_of(["1m"], ["1m"], ["unsure"]), "x", tmp_path)),
             _raised(lambda: parse_codes(" ")),
             _raised(lambda: store.check_name("")),
             _raised(lambda: store.check_name("x" * 70)),

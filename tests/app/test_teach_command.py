@@ -39,7 +39,8 @@ def test_teach_names_a_code_with_no_tile_and_stores_the_sure_tiles(tmp_path, cap
     out, err = capsys.readouterr()
     assert "note: photo 1, row 4: 5z not found, not taught" in err.splitlines()
     taught = load_set("home", data)
-    assert "5z" not in taught.codes and "7z" in taught.codes
+    # no hole in the row says where 5z was: only the tiles read surely are taught
+    assert "5z" not in taught.codes and {"1z", "2z", "3z"} <= set(taught.codes)
     assert f"taught {len(taught)} tiles to set 'home'" in out
 
 

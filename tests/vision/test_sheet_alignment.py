@@ -194,11 +194,12 @@ def test_one_code_repeated_is_no_guess_whichever_way_round():
     assert len(taught(plan)) == 4
 
 
-def test_a_sheet_over_two_photos_takes_each_photo_s_share_from_the_alignment():
+@pytest.mark.parametrize("typed", ["123456789m12345678m1234m", "123456789m 12345678m 1234m"])
+def test_a_sheet_over_two_photos_takes_each_photo_s_share_from_the_alignment(typed):
     first = photo_of(row_boxes(9), ROW)
     second = photo_of(np.vstack([row_boxes(8, skip=(2,)), row_boxes(4, row=1)]),
                       ROW[:2] + ROW[3:8] + [None] * 4)
-    plan = decide([first, second], "123456789m12345678m1234m", Names)
+    plan = decide([first, second], typed, Names)
     shares = [sum(e.photo == k for e in plan.alignment.matches()) for k in (0, 1)]
     assert shares == [9, 11] and gaps(plan) == ["3m"]
 

@@ -235,8 +235,9 @@ def _row_reads(chains, best: Alignment, n: int, rows_wanted, names) -> list[str]
     codes on; when it left some out (rows typed in another order align badly), the found
     rows' boxes in reading order, if they are as many and as long as the typed rows."""
     reads = [""] * n
+    by_photo = {one.photo: one for one in chains}
     for e in best.matches():
-        reads[e.codes[0]] = names[int(chains[e.photo].probs[e.box].argmax())]
+        reads[e.codes[0]] = names[int(by_photo[e.photo].probs[e.box].argmax())]
     if all(reads):
         return reads
     found = [(one, np.cumsum((0,) + one.rows)) for one in chains]
