@@ -80,12 +80,22 @@ LINE_SECONDS = 5              # the most one line may take before it is answered
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+MAX_DIGITS = 30  # no flag or option needs more; Python refuses past 4300, in its own words
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise InvalidHandError(f"a number of {len(text.lstrip('-'))} digits; options and flags "
+                               f"take at most {MAX_DIGITS}")
+    return int(text)
+
+
 def _request_of(line: str):
     """A batch line → (what to echo, the request mapping). Raises ValueError for a bad line."""
     if not line.startswith("{"):
         return line, {"hand": line}
     try:
-        source = json.loads(line)
+        source = json.loads(line, parse_int=_small_int)
     except json.JSONDecodeError as exc:
         raise InvalidHandError(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:

@@ -16,6 +16,7 @@ from enum import Enum
 from ..errors import InvalidHandError
 from ..hand import Hand, WinContext
 from ..result import ScoreResult
+from .optcheck import _short
 
 
 class RuleSet(str, Enum):
@@ -55,17 +56,17 @@ def _coerce(text, annotation, key: str):
             return True
         if raw.lower() in ("0", "false", "no", "off"):
             return False
-        raise InvalidHandError(f"option {key} takes true or false, got {text!r}")
+        raise InvalidHandError(f"option {key} takes true or false, got {_short(text)}")
     if "int" in hint and "float" not in hint:
         try:
             return int(raw)
         except ValueError:
-            raise InvalidHandError(f"option {key} takes a whole number, got {text!r}") from None
+            raise InvalidHandError(f"option {key} takes a whole number, got {_short(text)}") from None
     if "float" in hint:
         try:
             return float(raw)
         except ValueError:
-            raise InvalidHandError(f"option {key} takes a number, got {text!r}") from None
+            raise InvalidHandError(f"option {key} takes a number, got {_short(text)}") from None
     return raw
 
 

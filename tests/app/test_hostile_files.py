@@ -361,3 +361,22 @@ def test_a_set_name_too_long_for_a_file_is_refused_before_anything_is_read(tmp_p
         with pytest.raises(TileSetError, match="at most 200 bytes") as caught:
             save_set(TileSet(name, np.ones(8, np.float32)), tmp_path)
         assert str(tmp_path) not in str(caught.value)
+
+
+# --- numbers too long to be options --------------------------------------------------------
+DIGITS = "1" * 5000
+
+
+@pytest.mark.parametrize("argv, stdin", [
+    (["--option", f"limit={DIGITS}", "--hand", "1m9m1p9p1s9sESWNPFCC", "--self-drawn"], None),
+    (["-"], '{"hand": "1m9m1p9p1s9sESWNPFCC", "self_drawn": true, "options": {"limit": %s}}\n'
+     % DIGITS),
+], ids=["flag", "batch"])
+def test_a_5000_digit_option_is_one_short_line(argv, stdin, capsys, monkeypatch):
+    from app.cli import main
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    assert main(["score", "--rules", "hk001", *argv]) == 2
+    out, err = capsys.readouterr()
+    said = (err + out).strip()
+    assert "set_int_max_str_digits" not in said and len(said) < 300 and "\n" not in said, said
