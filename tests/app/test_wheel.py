@@ -19,7 +19,7 @@ import pytest
 import browser_fixtures as bf
 from app_fixtures import table_photo
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one build, on one worker
 ROOT = Path(__file__).resolve().parents[2]
 # read right by the committed models (the page's own 8s picture is read as 9s)
 HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7m", "8m", "9m", "1z", "1z", "1z", "2z", "2z"]
