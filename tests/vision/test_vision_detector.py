@@ -221,27 +221,3 @@ def test_every_session_runs_on_the_cpu_with_idle_workers_asleep(tmp_path):
     assert session.get_providers() == ["CPUExecutionProvider"]
     assert options.intra_op_num_threads == 2
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
-
-
-# (photo height, width) -> the input an `any_size` finder of imgsz 640 reads it at: the
-# photo at the scale of the 640 x 640 letterbox, padded up to multiples of 32 only
-INPUT_SIZE_CASES = [
-    ((3000, 4000), (480, 640)),    # a phone's 4:3
-    ((4000, 3000), (640, 480)),    # the same, upright
-    ((2342, 4000), (384, 640)),    # wider: 375 rows of photo
-    ((1000, 1000), (640, 640)),
-    ((101, 774), (96, 640)),       # a strip of tiles
-    ((4000, 10), (640, 32)),
-]
-
-
-@pytest.mark.parametrize("shape,size", INPUT_SIZE_CASES)
-def test_any_size_finder_pads_only_to_the_stride(tmp_path, shape, size):
-    model = write_stub_model(tmp_path / "stub.onnx", _raw([[24, 32, 16, 16, 0.9, 0, 0]]),
-                             imgsz=(640, 640), more_metadata={"any_size": "32"})
-    detector = Detector(model, threads=1)
-    assert detector.input_size(*shape) == size
-    fixed = Detector(write_stub_model(tmp_path / "fixed.onnx", _raw([[24, 32, 16, 16, 0.9, 0, 0]]),
-                                      imgsz=(640, 640)), threads=1)
-    assert fixed.input_size(*shape) == (640, 640)
-

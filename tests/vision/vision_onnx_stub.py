@@ -12,8 +12,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 
 def write_stub_model(path: Path, output: np.ndarray, imgsz: tuple[int, int] = (64, 64),
-                     names: list[str] | None = None, metadata: bool = True,
-                     more_metadata: dict | None = None) -> Path:
+                     names: list[str] | None = None, metadata: bool = True) -> Path:
     const = numpy_helper.from_array(np.asarray(output, np.float32), name="fixed")
     nodes = [
         helper.make_node("ReduceMean", ["images"], ["mean"], keepdims=0),
@@ -33,7 +32,7 @@ def write_stub_model(path: Path, output: np.ndarray, imgsz: tuple[int, int] = (6
         names = names or ["a", "b", "c"]
         helper.set_model_props(model, {
             "names": str({i: name for i, name in enumerate(names)}),
-            "imgsz": str(list(imgsz)), **(more_metadata or {}),
+            "imgsz": str(list(imgsz)),
         })
     onnx.checker.check_model(model)
     onnx.save(model, path)

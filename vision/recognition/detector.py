@@ -8,19 +8,12 @@ class-aware variant offsets each class's boxes so that classes never overlap.
 
 A detector whose only class is "tile" (TILE_FINDER_NAMES) is a tile finder: it says where
 tiles are, and the crop classifier (vision/recognition/refine.py, "reader" mode) says which.
-
-A model whose metadata says `any_size` (datasets/export/detector_any_size.py) takes any
-input size in multiples of that stride: a photo is letterboxed at the same scale as into
-`imgsz`, but padded only up to the next multiple, so a 4:3 photo is read at 640 x 480
-(a quarter less work than 640 x 640, which was a quarter grey padding).
 """
 from __future__ import annotations
 
 import ast
-import math
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -185,8 +178,6 @@ class Detector:
             self.imgsz = tuple(model_input.shape[2:4])
         else:
             raise ValueError(f"{path}: ONNX metadata has no 'imgsz' and the input is dynamic")
-        self.any_size = int(meta.get("any_size", 0))  # 0: the input is always `imgsz`
-        self.size_inputs = len(self.session.get_inputs()) > 1  # fed by `shape_feeds`
         self.path = path
 
     @property
@@ -194,27 +185,13 @@ class Detector:
         """True for a tile finder, whose boxes need a crop classifier to be read."""
         return self.names == TILE_FINDER_NAMES
 
-    def input_size(self, height: int, width: int) -> tuple[int, int]:
-        """The (height, width) an image of this size is letterboxed to: `imgsz`, or with
-        `any_size` the image at the same scale padded up to multiples of the stride."""
-        if not self.any_size:
-            return self.imgsz
-        top_h, top_w = self.imgsz
-        scale = min(top_h / height, top_w / width)
-        step = self.any_size
-        return (min(top_h, step * math.ceil(max(1, round(height * scale)) / step)),
-                min(top_w, step * math.ceil(max(1, round(width * scale)) / step)))
-
     def prepare(self, rgb: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         """The model's input for an RGB uint8 image (letterboxed, NCHW, 0..1) and the letterbox."""
-        return input_blob(rgb, self.input_size(*rgb.shape[:2]))
+        return input_blob(rgb, self.imgsz)
 
     def run(self, blob: np.ndarray) -> np.ndarray:
         """The model's raw output for a prepared input."""
-        feeds = {self.input_name: blob}
-        if self.size_inputs:
-            feeds.update(shape_feeds(*blob.shape[2:4]))
-        return self.session.run(None, feeds)[0]
+        return self.session.run(None, {self.input_name: blob})[0]
 
     def detect(self, rgb: np.ndarray, conf: float = 0.25, iou: float = 0.7,
                agnostic: bool = True, max_det: int = MAX_DETECTIONS,
@@ -227,24 +204,3 @@ class Detector:
         height, width = rgb.shape[:2]
         return Detections(box.to_image(xyxy[keep], width, height), class_id[keep],
                           np.clip(score[keep], 0, 1), self.names)
-
-
-@lru_cache(maxsize=64)
-def shape_feeds(height: int, width: int) -> dict[str, np.ndarray]:
-    """The size inputs of an `any_size` model (datasets/export/detector_any_size.py): its
-    anchor points and strides and the shapes it reshapes to, for an input of this size."""
-    points, strides = [], []
-    for s in (8, 16, 32):
-        gy, gx = np.meshgrid(np.arange(height // s) + 0.5, np.arange(width // s) + 0.5,
-                             indexing="ij")
-        points.append(np.stack([gx.ravel(), gy.ravel()]))
-        strides.append(np.full(gx.size, s))
-    anchors = np.concatenate(points, axis=1).astype(np.float32)
-    count = anchors.shape[1]
-    h32, w32 = height // 32, width // 32
-    return {"attn_shape": np.array([1, 2, 128, h32 * w32], np.int64),
-            "attn_grid": np.array([1, 128, h32, w32], np.int64),
-            "dfl_shape": np.array([1, 4, 16, count], np.int64),
-            "dfl_boxes": np.array([1, 4, count], np.int64),
-            "anchors": anchors[None],
-            "strides": np.concatenate(strides).astype(np.float32)[None]}
