@@ -18,6 +18,10 @@ on both alike; medians and their ratio.
 
 Our reading beside PyPI `mahjong-detector`'s, in-process or as whole commands
 (datasets/eval/timing_peer.py).
+
+    python -m datasets.eval.timing page PHOTO [--repeat 5]
+
+The page in a real browser: a photo's upload to its hand shown (datasets/eval/timing_page.py).
 """
 from __future__ import annotations
 
@@ -179,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["peer"]:  # beside PyPI mahjong-detector (datasets/eval/timing_peer.py)
         from datasets.eval.timing_peer import main as peer_main
         return peer_main(argv[1:])
+    if argv[:1] == ["page"]:  # the page in a real browser (datasets/eval/timing_page.py)
+        from datasets.eval.timing_page import main as page_main
+        return page_main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("photo", type=Path, help="the photo to read (e.g. a 12 MP JPEG)")
     parser.add_argument("--classifier", type=Path, default=DEFAULT_CLASSIFIER_PATH)
