@@ -106,6 +106,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("kong: no kong was declared, so no replacement tile"),
     N_("kong: the winner holds a copy of the tile, so it cannot be a robbed kong"),
     N_("fourth_tile: a copy of the winning tile is in the concealed hand"),
+    N_("blessing: these rules score no {kind} hand"),
     # the ledger
     N_("this hand is already in the ledger"),
     N_("the ledger changed (another tab?): nothing was undone"),

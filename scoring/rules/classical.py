@@ -20,7 +20,7 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import classical as settle
 from ..result import FanHit, ScoreResult
 from .classical_items import ITEMS, LIMIT_HANDS, View
-from .flags import possible_context
+from .flags import possible_context, unscored_blessing
 from .optcheck import CheckedOptions
 from .reading import Reading, legal_waits, readings
 
@@ -150,6 +150,7 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     winner and nothing is settled among them (use `score_table` with their hands)."""
     options = options or Options()
     ctx, ignored = possible_context(hand, ctx)  # flags the tiles rule out score nothing
+    ignored += unscored_blessing(ctx, options.limit_hands)
     text = format_hand(hand)
     best = best_winner(hand, ctx, options)
     if best is None:

@@ -39,3 +39,11 @@ def possible_context(hand: Hand, ctx: WinContext) -> tuple[WinContext, tuple[str
     if not notes:
         return ctx, ()
     return replace(ctx, fourth_tile=fourth, kong=kong), tuple(notes)
+
+
+def unscored_blessing(ctx: WinContext, scored: bool) -> tuple[str, ...]:
+    """A note for `ignored_flags` when a blessing (heavenly, earthly, human hand) is given
+    under rules that score none: said, not silently dropped."""
+    if not ctx.blessing or scored:
+        return ()
+    return (f"blessing: these rules score no {ctx.blessing} hand",)

@@ -21,7 +21,7 @@ from ..hand import Hand, WinContext, format_hand
 from ..payments import DISCARD_SPLITS, MULTIPLIERS, hk as hk_payments, hk_portion, money
 from ..result import FanHit, ScoreResult
 from .hk_fans import FANS, LIMIT, Fan
-from .flags import possible_context
+from .flags import possible_context, unscored_blessing
 from .optcheck import CheckedOptions
 from .reading import Reading, legal_waits, readings
 
@@ -144,6 +144,10 @@ def best_reading(hand: Hand, ctx: WinContext, options: Options) -> Scored | None
     return best
 
 
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
 def _check_blessing(ctx: WinContext, options: Options) -> None:
     if not (ctx.blessing and options.blessings_limit):
         return
@@ -155,7 +159,7 @@ def _check_blessing(ctx: WinContext, options: Options) -> None:
         need = {"heavenly": "the dealer winning on the dealt tiles (self-drawn)",
                 "earthly": "a non-dealer winning on the dealer's first discard",
                 "human": "a non-dealer winning on the first own draw (self-drawn)"}[ctx.blessing]
-        raise InvalidHandError(f"a {ctx.blessing} hand is {need}")
+        raise InvalidHandError(f"{_article(ctx.blessing)} {ctx.blessing} hand is {need}")
 
 
 def not_winning_reason(hand: Hand, options: Options) -> str:
@@ -172,6 +176,7 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     options = options or Options()
     _check_blessing(ctx, options)
     ctx, ignored = possible_context(hand, ctx)  # a kong flag without a kong scores nothing
+    ignored += unscored_blessing(ctx, options.blessings_limit)
     text = format_hand(hand)
     best = best_reading(hand, ctx, options)
     if best is None:

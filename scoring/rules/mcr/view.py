@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ...decompose import Decomposition, SetKind, Shape, TileSet
 from ...hand import Hand, MeldKind, WinContext
 from ...tiles import INDEX
-from ..flags import possible_context
+from ..flags import possible_context, unscored_blessing
 from .waiting import waits_only_on
 
 # PyMahjongGB's tile order (suits m, s, p, then E S W N Red Green White): it decides which
@@ -79,7 +79,7 @@ class HandFacts:
         self.kinds = kinds
         in_melds = counts[win] - in_closed
         possible, notes = possible_context(hand, ctx)  # flags the tiles rule out (rules/flags.py)
-        self.ignored_flags = list(notes)
+        self.ignored_flags = list(notes) + list(unscored_blessing(ctx, False))  # MCR has none
         # the other three copies in declared sets: the last copy, whatever the flag says
         fourth = possible.fourth_tile or (in_melds == 3 and options.last_tile_auto_from_melds)
         kong = possible.kong
