@@ -23,13 +23,16 @@ def certificate(folder: Path, lan: str | None = None) -> tuple[Path, Path]:
     cert, key = tls / CERT_NAME, tls / KEY_NAME
     if cert.is_file() and key.is_file():
         return cert, key
-    tls.mkdir(parents=True, exist_ok=True)
     key_pem, cert_pem = _self_signed(_names(lan))
-    # the key readable by its owner only, written before the certificate that pairs with it
-    fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(key_pem)
-    cert.write_bytes(cert_pem)
+    try:
+        tls.mkdir(parents=True, exist_ok=True)
+        # the key readable by its owner only, written before the certificate that pairs with it
+        fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key_pem)
+        cert.write_bytes(cert_pem)
+    except OSError as exc:
+        raise OSError(f"cannot keep the page's certificate in {tls} ({exc.strerror or exc})") from None
     return cert, key
 
 

@@ -26,6 +26,12 @@ def test_the_certificate_is_made_once_and_kept(tmp_path):
     assert cert.parent == tmp_path / "tls" and key.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_folder_it_cannot_write_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(OSError, match=r"^cannot keep the page's certificate in .*file/tls \("):
+        certificate(tmp_path / "file")
+
+
 @pytest.mark.parametrize("name, kind", [
     ("localhost", x509.DNSName), ("127.0.0.1", x509.IPAddress), ("192.168.1.20", x509.IPAddress),
 ])
