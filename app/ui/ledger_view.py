@@ -10,7 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from app import evaluate, i18n
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.i18n.messages import translate
 from app.ledger import Ledger, LedgerError
 from scoring.payments import SEATS, settle_up, table_points
@@ -150,6 +150,11 @@ def render(ledger: Ledger | str, night: int | None) -> None:
     render_names(ledger, night)
     hands = ledger.hands(night)
     totals = ledger.totals(night)
+    off = ledger.off_rows(night)
+    if off:  # a hand-edited or damaged file: the rest is shown, the file is left as it is
+        st.warning(ngettext("The ledger is off: {count} row of tonight could not be read and "
+                            "is left out.", "The ledger is off: {count} rows of tonight could "
+                            "not be read and are left out.", off).format(count=off))
     # table points rank a night of MCR hands, whichever rule set is chosen for the next one
     _render_totals(ledger, totals, show_points=bool(hands) and all(h.rules == "mcr" for h in hands))
     if hands:

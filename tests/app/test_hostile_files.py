@@ -298,17 +298,21 @@ def test_a_ledger_of_an_unknown_schema_is_one_line_and_left_as_it_is(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_page_stays_up_beside_a_ledger_of_an_unknown_schema(data_dir):
+@pytest.mark.parametrize("change, said", [
+    ("UPDATE meta SET value='x' WHERE key='schema_version'", "the ledger is off: its schema"),
+    (BAD_ROWS[0][0], "The ledger is off: 1 row of tonight could not be read and is left out."),
+], ids=["schema", "row"])
+def test_the_page_stays_up_and_says_the_ledger_is_off(data_dir, change, said):
     from streamlit.testing.v1 import AppTest
 
     from app_fixtures import PAGE
     played_ledger(data_dir)
-    sql(data_dir, "UPDATE meta SET value='x' WHERE key='schema_version'")
+    sql(data_dir, change)
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     shown = " ".join(str(e.value) for e in [*at.error, *at.warning, *at.markdown])
-    assert "the ledger is off" in shown, shown[:2000]
+    assert said in shown, shown[:2000]
 
 
 # --- the notation box ----------------------------------------------------------------------
