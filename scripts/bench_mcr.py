@@ -72,9 +72,11 @@ def _batch(args) -> int:
             lines.write("\n".join(_line(g) for g in _inputs(args.seed + r, args.count)[0]) + "\n")
             lines.seek(0)
             before = os.times()
-            subprocess.run([sys.executable, "-m", "app.cli", "score", "--rules", "mcr", "--preset", "china", "-"],
-                           stdin=lines, stdout=subprocess.DEVNULL, check=False)
+            done = subprocess.run([sys.executable, "-m", "app.cli", "score", "--rules", "mcr", "--preset", "china",
+                                   "-"], stdin=lines, stdout=subprocess.DEVNULL, check=False)
             after = os.times()
+        if done.returncode:  # a line answered with an error is not a scored line
+            raise SystemExit(f"score - exited with status {done.returncode}")
         cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
         rates.append(args.count / cpu)
         print(f"round {r}: {rates[-1]:8.0f} lines/s ({cpu:.2f} s CPU for {args.count} lines)")
