@@ -1,6 +1,7 @@
 """`mahjong-lens app`: start the Streamlit page on this machine (offline, no set-up)."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 import subprocess
@@ -105,7 +106,30 @@ def join_text(url: str, tls: tuple[Path, Path] | None) -> str:
     return "\n".join(lines)
 
 
+def check_listen(port: int, address: str | None) -> None:
+    """The port and address, checked before anything is printed: a port outside 1..65535, or
+    an address that is not this machine's, is one line rather than Streamlit's traceback. An
+    address is an IP address or localhost, never a name to look up (that would ask the
+    network's resolver)."""
+    if not 1 <= port <= 65535:
+        raise ValueError(_("--server.port must be 1..65535, got {port}").format(port=port))
+    if address in (None, "", "localhost"):
+        return
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        raise ValueError(_("--server.address takes an IP address of this machine or localhost, "
+                           "got {address}").format(address=repr(address)[:60])) from None
+    with socket.socket(socket.AF_INET6 if ip.version == 6 else socket.AF_INET) as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            raise ValueError(_("--server.address {address} is not an address of this "
+                               "machine").format(address=address)) from None
+
+
 def run(args) -> int:
+    check_listen(args.port, args.address)
     env = dict(os.environ)
     if getattr(args, "lang", None):  # the page's language for browsers that ask for none of its own
         env["MAHJONG_LENS_LANG"] = args.lang
