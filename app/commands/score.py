@@ -83,6 +83,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DIGITS = 30  # no flag or option needs more; Python refuses past 4300, in its own words
 
 
+def _signed(amount) -> str:
+    """An amount in full with its sign (+12584632.32, never +1.25846e+07)."""
+    from scoring.payments import money_text
+    text = money_text(amount)
+    return text if text.startswith("-") else "+" + text
+
+
 def _small_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise InvalidHandError(f"a number of {len(text.lstrip('-'))} digits; options and flags "
@@ -199,7 +206,7 @@ def _print_text(out: dict) -> None:
         print(f"  {fan['points'] * fan['count']:>4}  {fan_label(out['rules'], fan['name'], fan['name_zh'])}"
               f"{times}{sets}")
     if out.get("payments"):
-        amounts = ", ".join(f"{k} {v:+g}" if english else f"{k} {i18n.format_amount(v)}"
+        amounts = ", ".join(f"{k} {_signed(v)}" if english else f"{k} {i18n.format_amount(v)}"
                             for k, v in out["payments"].items())
         print("  " + _("payments: {amounts}").format(amounts=amounts))
     elif out["valid"]:  # a discard win whose discarder is not given

@@ -100,3 +100,10 @@ def test_a_unit_finer_than_a_hundredth_is_one_line(unit):
     from scoring.errors import InvalidHandError
     with pytest.raises(InvalidHandError, match="option unit must be in whole hundredths"):
         score_request({"hand": HANDS[0], "self_drawn": True}, "hk001", None, {"unit": unit})
+
+
+def test_the_command_line_writes_the_amounts_in_full(capsys):
+    from app.cli import main
+    assert main(["score", "--rules", "hk001", "--hand", "1m9m1p9p1s9sESWNPFCC", "--self-drawn",
+                 "--option", "unit=512.07", "--lang", "en"]) == 0
+    assert "payments: E +12584632.32, S -4194877.44," in capsys.readouterr().out
