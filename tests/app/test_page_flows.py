@@ -146,8 +146,8 @@ def test_ledger_add_undo_export_and_reload(page, data_dir):
     assert not keys(page, "ledger_add")  # added once: the button is gone
     totals = next(m.value for m in page.markdown if m.value.startswith("| Player | Total"))
     assert "| Ann | **+39** | 4 |" in totals and "Table points" in totals
-    row = page.dataframe[0].value.iloc[0]  # in words, not codes
-    assert (row["Hand"], row["Rules"], row["Won"]) == ("123m 456p 789s EEE S · won on S", "MCR", "Ann")
+    row = page.dataframe[0].value.iloc[0]  # in words, not codes; columns by position
+    assert (row["2"], row["3"], row["4"]) == ("123m 456p 789s EEE S · won on S", "MCR", "Ann")
     assert page.download_button(key="csv").label == "CSV"
     rows = list(csv.reader(io.StringIO(_csv(data_dir))))  # what the CSV button serves
     assert rows[1][3] == "123m456p789sEEESS" and rows[-1][0] == "total" and "Ann" in rows[0]
