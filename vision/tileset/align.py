@@ -193,7 +193,10 @@ def _forward(chains, code_ids, bounds, costs: Costs, forbid, free: bool):
                 v = _box_step(v, chain, p, code_ids, costs, forbid, trace, r)
             v = _miss_block(v, end_k, trace, chain.photo, r, start + n)
             start += n
-    v = _row_break(v, bounds, row_cost, trace, -1, -1)
+    # typed rows left at the end with no tile found: after the last photo's last row
+    last = chains[-1] if chains else None
+    v = _row_break(v, bounds, row_cost, trace, last.photo if last else -1,
+                   len(last.rows) if last else -1)
     if free:
         end = int(np.argmin(v))
     else:
