@@ -78,4 +78,5 @@ def test_four_phones_send_their_hands_and_one_settles(tmp_path, app_server, new_
     assert hand.rules == "classical" and hand.amounts == amounts, (hand, amounts, [ledger.setting(f"sent.{i}") for i in range(4)])
     assert abs(sum(hand.amounts.values())) < 1e-9 and all(hand.amounts.values())
     for page in losers:  # the hand is in the ledger: what was sent for it is gone from every phone
-        page.get_by_text("Sent from their phones").wait_for(state="detached", timeout=ARRIVE_MS)
+        page.get_by_text("Sent from their phones").wait_for(state="detached",
+                                                            timeout=2 * ARRIVE_MS)
