@@ -66,11 +66,25 @@ def test_the_running_total_covers_no_target(shared_server, new_page, flow, selec
 
 
 def _pixels(locator):
+    """The locator's pixels once the page has stopped changing them (pictures still loading,
+    or a redraw, would show as a code or a picture where there is none)."""
     import io
+    import time
 
     import numpy as np
     from PIL import Image
-    return np.asarray(Image.open(io.BytesIO(locator.screenshot())).convert("L"), np.int16)
+
+    def shot():
+        return np.asarray(Image.open(io.BytesIO(locator.screenshot())).convert("L"), np.int16)
+
+    last = shot()
+    for _ in range(20):
+        time.sleep(0.25)
+        now = shot()
+        if now.shape == last.shape and np.array_equal(now, last):
+            return now
+        last = now
+    return last
 
 
 def test_the_palettes_codes_lie_under_the_pictures_and_tiles_are_named(shared_server, new_page):
@@ -102,7 +116,8 @@ def test_the_pages_are_one_tap_away_on_a_phone(shared_server, new_page, width, p
     page = open_page(new_page, shared_server, viewport={"width": width, "height": 844})
     links = page.locator(".st-key-pagenav a")
     if path is None:
-        assert not any(link.is_visible() for link in links.all())
+        for link in links.all():  # the page's style may arrive a moment after its links
+            link.wait_for(state="hidden", timeout=10_000)
         assert page.locator("[data-testid=stHeader] a", has_text="Practice").is_visible()
         return
     title = {"practice": "Practice", "tilesets": "Tile sets"}[path]
