@@ -196,10 +196,9 @@ def _tally(alignment: Alignment, chains, k: int, photo: int | None = None
     """Chain k's codes on boxes, codes with no box, and boxes likely tiles with no code, in
     an alignment (its events name the chain's photo, `photo`: k when not given)."""
     photo = k if photo is None else photo
-    last = photo == max(c.photo for c in chains)
     matched = missed = shown = 0
     for e in alignment.events:
-        if e.photo != photo and not (e.photo == -1 and last):
+        if e.photo != photo:
             continue
         if e.kind == "match":
             matched += 1

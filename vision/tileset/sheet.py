@@ -1,17 +1,14 @@
-"""Which boxes of a teaching photo are the sheet's tiles, in reading order.
+"""A teaching photo's codes, boxes and rows: what the alignment of vision/tileset/align.py
+works on.
 
-The player lays tiles in rows and says what they are (CODES, in reading order). The tile
-finder's boxes are matched to CODES by what the player said: the count, and the rows when
-CODES gives them (`123456789m 123456789p ...`: a space or `/` between rows). A blank white
-dragon or a pale flower scores low as a tile, and one tile can get two boxes, so before
-giving up: boxes inside one tile are merged, a short count takes the next most tile-like
-boxes that lie in a row (a row shorter than the player said, when the rows are given), and a
-long count drops its least tile-like strays (odd size, alone in a row, or scored far below
-the rest), never a clear tile. A sheet shot from the side has its rows running up the
-photo: the rows are also looked for that way (`ways`), and the reader's reading of
-CODES decides which way the sheet lies (vision/tileset/learn.py). Only when the rows still
-do not fit either way is the photo refused, with what was found ("found 41 tiles in 5 rows
-(9,9,9,7,7), CODES has 42").
+The player lays tiles in rows and says what they are (CODES, in reading order; a space or
+`/` between rows makes the rows part of what must match: `parse_codes`). The tile finder's
+boxes that may be tiles of the sheet are its `candidates`: boxes inside one tile merged, two
+halves of one tile joined (`merge_halves`: their union a tile's size and shape), of a sheet
+tile's size, no weaker box overlapping a kept one. A `chain` puts one photo's candidates in
+reading order for one `Way` the sheet may lie (upright, from across the table, from either
+side: `WAYS`), row by row (`row_model`: each row's own pitch, so that the narrower far rows
+of a sheet seen from a low seat are measured by their own tiles).
 """
 from __future__ import annotations
 
@@ -28,7 +25,6 @@ INSIDE = 0.6      # a box this much inside another (of its own area) is part of 
 OVERLAP = 0.3     # a weaker box overlapping a kept one this much (IoU) is not another tile
 SIZE_RANGE = (0.35, 2.8)  # of the median kept box area: a tile of the sheet
 ROW_GAP = 0.5     # a new row starts this many median tile heights below the last
-STRAY_DROP = 0.25  # a box scored this much under the sheet's median tile may be a stray
 MAX_ROWS_PERMUTED = 8  # rows of one length put in another order (8! orders at most)
 
 

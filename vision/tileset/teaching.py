@@ -40,7 +40,6 @@ from vision.tileset.store import (
 )
 
 FIND_CONF = 0.05  # the tile finder's boxes looked at for a sheet (the shown ones start at 0.5)
-SHEET = SHEET_SOURCE
 # Two photos of one teach that show the same code: a tile whose features are less alike
 # than this (cosine, any size and way up) to every copy in the other photos is not taught.
 # Two different faces of one set reach 0.62 at most on the development Camerash sets (5,527
@@ -219,8 +218,7 @@ def _sheet(found, plan: Plan, refiner, costs: Costs) -> Sheet:
     names = list(refiner.names)
     parts = {"tiles": [], "gaps": [], "extras": [], "rows": [], "views": [], "extra_views": []}
     for k, (photo, one, way) in enumerate(zip(found, plan.chains, plan.ways)):
-        events = [e for e in plan.alignment.events
-                  if e.photo == k or (e.photo == -1 and k == len(plan.chains) - 1)]
+        events = [e for e in plan.alignment.events if e.photo == k]
         matched = [e for e in events if e.kind == "match"]
         extras = [e for e in events if e.kind == "extra" and one.tile[e.box] >= TILE_SHOWN]
         views = _views(refiner, photo, one.boxes[[e.box for e in matched + extras]], way)
