@@ -115,6 +115,18 @@ def open_page(new_page, url: str, **options):
     return page
 
 
+def type_hand(page, notation: str, discarder: str) -> None:
+    """Manual, the hand typed and Enter, then who discarded (a seat's name)."""
+    page.locator(".st-key-mode__win").get_by_text("Manual", exact=True).click()
+    settle(page)
+    box = page.get_by_role("textbox", name="Type the hand")
+    box.fill(notation)
+    box.press("Enter")
+    settle(page)
+    page.locator(".st-key-howrow").get_by_text(f"{discarder} discarded", exact=True).click()
+    settle(page)
+
+
 def upload(page, data: bytes, name: str = "hand.jpg"):
     page.locator("input[type=file]").first.set_input_files(
         files=[{"name": name, "mimeType": "image/jpeg", "buffer": data}])

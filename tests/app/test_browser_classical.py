@@ -7,7 +7,7 @@ import pytest
 
 from app import edit, evaluate
 from app.ledger import Ledger
-from browser_fixtures import open_page, settle
+from browser_fixtures import open_page, settle, type_hand
 from scoring.hand import parse_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -57,14 +57,7 @@ def test_four_phones_send_their_hands_and_one_settles(tmp_path, app_server, new_
     url = app_server({})
     winner, *losers = (open_page(new_page, url, viewport=PHONE) for _ in range(4))
     _classical(winner)
-    winner.locator(".st-key-mode__win").get_by_text("Manual", exact=True).click()
-    settle(winner)
-    box = winner.get_by_role("textbox", name="Type the hand")
-    box.fill(WINNER)
-    box.press("Enter")
-    settle(winner)
-    winner.locator(".st-key-howrow").get_by_text("South discarded", exact=True).click()
-    settle(winner)
+    type_hand(winner, WINNER, "South")
     for page, (seat, tiles) in zip(losers, LOSERS.items()):
         _send_own_hand(page, seat, tiles)
     winner.get_by_text("Sent from their phones for this hand: South, West, North").wait_for(

@@ -7,23 +7,12 @@ import time
 
 import pytest
 
-from browser_fixtures import open_page, settle
+from browser_fixtures import open_page, type_hand
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 SHOW_S = 5
 FOLLOW_SETTLE_S = 3  # time for a page to draw a third hand, were one added twice
-
-
-def _type_hand(page, notation: str, discarder: str) -> None:
-    page.locator("[data-testid=stButtonGroup]").get_by_text("Manual", exact=True).click()
-    settle(page)
-    box = page.get_by_role("textbox", name="Type the hand")
-    box.fill(notation)
-    box.press("Enter")
-    settle(page)
-    page.locator(".st-key-howrow").get_by_text(f"{discarder} discarded", exact=True).click()
-    settle(page)
 
 
 def _add(page):
@@ -40,7 +29,7 @@ def test_a_hand_added_on_one_phone_shows_on_another_without_a_tap(app_server, ne
     url = app_server({})
     adder, watcher = (open_page(new_page, url, viewport=PHONE) for _ in range(2))
     assert watcher.get_by_text("No hands yet tonight", exact=False).count() == 1
-    _type_hand(adder, "123m456p789sEEESS", "South")
+    type_hand(adder, "123m456p789sEEESS", "South")
     _add(adder)
     adder.get_by_text("In the ledger as hand 1").wait_for()
     added = time.monotonic()
@@ -54,8 +43,8 @@ def test_a_hand_added_on_one_phone_shows_on_another_without_a_tap(app_server, ne
 def test_two_phones_adding_at_once_give_each_hand_once(app_server, new_page):
     url = app_server({})
     one, two = (open_page(new_page, url, viewport=PHONE) for _ in range(2))
-    _type_hand(one, "123m456p789sEEESS", "South")
-    _type_hand(two, "111m456p789sEEESS", "West")
+    type_hand(one, "123m456p789sEEESS", "South")
+    type_hand(two, "111m456p789sEEESS", "West")
     _add(one)
     _add(two)  # the second tap before the first page's run is over
     for page in (one, two):
