@@ -10,6 +10,12 @@ def short_sides(xyxy) -> np.ndarray:
     return np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])
 
 
+def areas(xyxy) -> np.ndarray:
+    """Each box's area in square pixels (an empty or inverted box: 0)."""
+    box = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    return np.clip(box[:, 2] - box[:, 0], 0, None) * np.clip(box[:, 3] - box[:, 1], 0, None)
+
+
 def centres(xyxy: np.ndarray) -> np.ndarray:
     """Each box's centre (x, y)."""
     return (xyxy[:, :2] + xyxy[:, 2:]) / 2

@@ -25,18 +25,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from vision.boxes import box_iou
+
 IOU = 0.5
 
 
-def _iou(a, b) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / union if union > 0 else 0.0
-
-
 def _hits(box, boxes) -> bool:
-    return any(_iou(box, b) >= IOU for b in boxes)
+    """Whether a box lies on any of `boxes` (IoU at least IOU)."""
+    return bool(len(boxes)) and bool((box_iou(box, boxes) >= IOU).any())
 
 
 def hand_truth(truth: dict) -> list[dict]:

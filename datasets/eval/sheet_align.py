@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.boxes import box_iou
+
 RULE = ("Of the cost settings in GRID, those that store no label wrong on the development "
         "sheets; of these, the one that stores the most labels right; on a tie, the larger "
         "sure margin, then the smaller reader weight.")
@@ -57,10 +59,7 @@ class Case:
 
 
 def _iou(a, b) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / union if union > 0 else 0.0
+    return float(box_iou(a, b)[0, 0])
 
 
 class Hooks:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.boxes import areas as box_areas
 from vision.layout.sets import BACK
 from vision.tileset.align import COSTS, Alignment, Costs, align, labels, margins
 from vision.tileset.sheet import (
@@ -78,15 +79,15 @@ class Observed:
 
 
 def _two_views(refiner, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The reader's probabilities of the boxes' crops as cut and turned 180°."""
+    """The reader's probabilities of the boxes' crops as cut and turned 180°, one ONNX call."""
     from vision.recognition.refine import turn_over
 
     if not len(boxes):
         none = np.zeros((0, len(refiner.names)), np.float32)
         return none, none
     as_cut = refiner.crops(rgb, boxes)
-    return (refiner.mean_probabilities([as_cut]),
-            refiner.mean_probabilities([turn_over(as_cut)]))
+    both = refiner.mean_probabilities([np.concatenate([as_cut, turn_over(as_cut)])])
+    return both[:len(boxes)], both[len(boxes):]
 
 
 def observe(source, reader, conf: float) -> Observed:
@@ -257,13 +258,8 @@ def doubt_of(matched, one, costs: Costs) -> list[str]:
     """Why each matched box of a photo's chain is not taught unasked ("" when it is): its
     code wins by less than the sure margin ("unsure"), or it is a part of a tile ("part":
     under HALF of the median matched tile of its row: a far row is smaller as a whole)."""
-    areas = np.array([_area(one.boxes[e.box]) for e in matched])
+    areas = box_areas(one.boxes[[e.box for e in matched]])
     rows = np.array([e.row for e in matched])
     usual = [float(np.median(areas[rows == e.row])) for e in matched]
     return ["unsure" if e.margin < costs.sure else "part" if a < HALF * u else ""
             for e, a, u in zip(matched, areas, usual)]
-
-
-
-def _area(box) -> float:
-    return float(max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1]))

@@ -263,10 +263,6 @@ def _full(box, sx: float, sy: float) -> tuple[float, ...]:
     return tuple(float(v) for v in (np.asarray(box) * np.array([sx, sy, sx, sy])).round(1))
 
 
-def _area(box) -> float:
-    return float(max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1]))
-
-
 def _neighbours(events, extra, codes) -> tuple[str, str]:
     """The codes matched just before and after an extra box in its row ("" at an end)."""
     row = [e for e in events if e.row == extra.row and e.kind == "match"]
