@@ -146,6 +146,18 @@ def test_the_terminal_code_is_the_printed_address(servers):
     assert decode(modules) == url
 
 
+def _decoded(image, path, tries: int = 10) -> str:
+    """The QR code in a screenshot of `image`, once the folding panel has stopped moving."""
+    text = ""
+    for _ in range(tries):
+        image.screenshot(path=str(path))
+        text = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(path)))[0]
+        if text:
+            break
+        image.page.wait_for_timeout(300)
+    return text
+
+
 def test_the_join_panel_shows_the_same_code(servers, mapped_browser, tmp_path):
     url = printed_address(servers["log"])
     page = _page(mapped_browser, servers["https"])
@@ -154,8 +166,7 @@ def test_the_join_panel_shows_the_same_code(servers, mapped_browser, tmp_path):
         image = page.locator("[data-testid=stExpander] img").first
         image.wait_for(timeout=10_000)
         assert url in page.get_by_text("Scan this code").inner_text()
-        image.screenshot(path=str(tmp_path / "join.png"))
-        shot = cv2.imread(str(tmp_path / "join.png"))
-        assert cv2.QRCodeDetector().detectAndDecode(shot)[0] == url
+        image.evaluate("img => img.decode()")  # drawn, not only in the page
+        assert _decoded(image, tmp_path / "join.png") == url
     finally:
         page.context.close()
