@@ -61,6 +61,7 @@ def test_the_running_total_covers_no_target(shared_server, new_page, flow, selec
             settle(page)
     page.locator(".st-key-tally").first.wait_for(timeout=30_000)
     settle(page)
+    page.locator(selector).nth(1).wait_for(timeout=30_000)  # a slow read draws them late
     assert page.locator(selector).count() >= 2
     assert _covered_anywhere(page, selector) == []
 
