@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision.tileset.align import COSTS, align, margins
-from vision.tileset.sheet import WAYS, Way, chain, merge_halves, candidates
+from vision.rows import candidates, merge_halves
+from vision.tileset.sheet import WAYS, Way, chain
 from vision.tileset.store import TileSetError
 from vision.tileset.placing import Observed, WayInDoubt, decide, doubt_of
 

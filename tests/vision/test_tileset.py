@@ -10,13 +10,8 @@ import pytest
 from vision.tileset import store
 from vision.tileset.learn import plain_reads
 from vision.tileset.reader import DEFAULT_BLEND, Bank, Blend, blend, corrections
-from vision.tileset.sheet import (
-    merge_inside,
-    parse_codes,
-    row_order,
-    rows_of,
-    turn_quarter,
-)
+from vision.rows import merge_inside, rows_of
+from vision.tileset.sheet import parse_codes, row_order, turn_quarter
 from vision.tileset.store import (
     MAX_PER_CLASS,
     TileSet,

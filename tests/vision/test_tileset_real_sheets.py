@@ -12,7 +12,8 @@ import pytest
 
 from datasets.real.camerash_boxes import BOXES_JSON
 from vision.runtime import DEFAULT_CLASSIFIER_PATH, DEFAULT_MODEL_PATH, REPO_ROOT
-from vision.tileset.sheet import rows_of, turn_quarter
+from vision.rows import rows_of
+from vision.tileset.sheet import turn_quarter
 
 CAMERASH = REPO_ROOT.parent / "shared" / "data" / "camerash"
 ROW_PHOTOS = ("2-1.jpg", "2-2.jpg", "2-3.jpg", "2-4.jpg", "2-5.jpg")

@@ -24,11 +24,10 @@ import numpy as np
 from vision.boxes import areas as box_areas
 from vision.layout.sets import BACK
 from vision.tileset.align import COSTS, Alignment, Costs, align, labels, margins
+from vision.rows import HALF, candidates
 from vision.tileset.sheet import (
-    HALF,
     WAYS,
     Way,
-    candidates,
     chain,
     parse_codes,
     row_order,
