@@ -91,8 +91,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-megapixels takes a number from 0 to 1000, got {args.max_megapixels:g}")
     max_pixels = DEFAULT_MAX_PIXELS if args.max_megapixels is None else int(args.max_megapixels * 1e6)
     try:
+        # no stack classifier: it tells a kong's fourth tile for the melds, and detect
+        # prints tiles, not melds (its model is then never loaded)
         reader = TileReader(args.model or model_path(), max_pixels=max_pixels,
-                            conf=args.conf, refiner=set_refiner(args))
+                            conf=args.conf, refiner=set_refiner(args), stacking=None)
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from None
     failed = 0

@@ -81,3 +81,13 @@ def test_plain_output_is_one_line(tmp_path, photo, capsys):
     assert _run([str(photo), "--model", str(model)]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and out.startswith(f"{photo}: 1 tile in ") and out.endswith(": b\n")
+
+
+def test_the_stack_classifier_is_never_loaded(tmp_path, photo, capsys, monkeypatch):
+    # detect prints tiles, not melds: a kong's fourth tile on top is not its question
+    def refuse(*args, **kwargs):
+        raise AssertionError("detect loaded the stack classifier")
+    monkeypatch.setattr("vision.pipeline.stack_reader", refuse)
+    model = write_stub_model(tmp_path / "m.onnx", ONE_TILE)
+    assert _run([str(photo), "--json", "--model", str(model)]) == 0
+    assert "on_top" not in capsys.readouterr().out
