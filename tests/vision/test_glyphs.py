@@ -178,3 +178,19 @@ def test_tiles_read_together_read_as_each_alone(glyph_reader):
         alone = glyph_reader.seen(wide, [box])
         assert np.allclose(together[0][k], alone[0][0], atol=1e-5)
         assert np.allclose(together[1][k], alone[1][0], atol=1e-5)
+
+
+def test_the_app_loads_the_glyph_model_for_its_first_tile(glyph_reader, monkeypatch):
+    """A photo with no flower or season never loads the model; the first tile does, and is
+    read as the reader reads it."""
+    from vision.recognition import glyphs
+    loaded = []
+    real = glyphs.cpu_session
+    monkeypatch.setattr(glyphs, "cpu_session", lambda *a, **k: loaded.append(a) or real(*a, **k))
+    lazy = glyphs.default_glyph_reader()
+    rgb = np.ascontiguousarray(_tile("3", "菊", True))
+    assert lazy.evidence(rgb, np.zeros((0, 4), np.float32)).shape == (0, len(BONUS_CODES))
+    assert loaded == []
+    box = [(0, 0, 90, 120)]
+    assert np.array_equal(lazy.evidence(rgb, box), glyph_reader.evidence(rgb, box))
+    assert len(loaded) == 1
