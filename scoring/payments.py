@@ -41,6 +41,9 @@ def money_text(x: float | int | Decimal) -> str:
 
 def _zero_sum(amounts: dict[int, float | int | Decimal]) -> dict[str, int | float]:
     out = {SEATS[s]: amounts.get(s, 0) for s in range(4)}
+    if all(type(v) is int for v in out.values()):  # whole points (MCR): exact as they are, no decimals
+        assert sum(out.values()) == 0, out
+        return out
     assert money_sum(out.values()) == 0, out  # a broken payment rule must never settle a table
     return {seat: amount(v) for seat, v in out.items()}
 
