@@ -89,7 +89,7 @@ def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[st
             c[i] -= 2
             walk(c, acc + [("q", i)], 1)
             c[i] += 2
-        if not honours and i <= 6 and c[i + 1] and c[i + 2]:
+        if not honours and i + 2 < len(c) and c[i + 1] and c[i + 2]:
             c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
             walk(c, acc + [("c", i)], pairs)
             c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
@@ -102,28 +102,60 @@ def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[st
 @lru_cache(maxsize=200_000)
 def _standard_splits(counts: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
     """Splits of 34 counts into sets + exactly one pair (global tile indices)."""
+    return tuple(tuple(x for _, part in combo for x in part)
+                 for combo in _one_pair(_per_suit(counts, _suit_splits_at)))
+
+
+def _per_suit(counts: tuple[int, ...], splitter) -> list:
+    """`splitter(chunk, base, honours)` of each suit the counts hold; empty when one of
+    them does not split."""
     per_suit = []
     for base, honours in ((0, False), (9, False), (18, False), (27, True)):
         chunk = counts[base:base + (7 if honours else 9)]
         if not any(chunk):
             continue
-        splits = _suit_splits_at(chunk, base, honours)
+        splits = splitter(chunk, base, honours)
         if not splits:
-            return ()
+            return []
         per_suit.append(splits)
-    result = []
+    return per_suit
+
+
+def _one_pair(per_suit: list):
+    """The combinations of one split per suit (each led by its number of pairs) with
+    exactly one pair in all."""
+    if not per_suit:
+        return
     for combo in product(*per_suit):
-        if sum(pairs for pairs, _ in combo) == 1:
-            result.append(tuple(x for _, part in combo for x in part))
-    return tuple(result)
+        if sum(split[0] for split in combo) == 1:
+            yield combo
 
 
 @lru_cache(maxsize=None)
 def _suit_splits_at(chunk: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
     """_suit_splits with global tile indices (`base` + local), each with its number of
-    pairs: a new hand then only combines the suits (its own counts rarely repeat)."""
-    return tuple((sum(1 for k, _ in split if k == "q"), tuple((k, i + base) for k, i in split))
-                 for split in _suit_splits(chunk, honours))
+    pairs: a new hand then only combines the suits (its own counts rarely repeat). The
+    split is searched on the counts between the first and last tile held: a suit's
+    pattern splits the same wherever it lies (123m and 456m alike), so one search serves
+    them all."""
+    first = next(k for k, n in enumerate(chunk) if n)
+    last = len(chunk) - next(k for k, n in enumerate(reversed(chunk)) if n)
+    shift = base + first
+    return tuple((sum(1 for k, _ in split if k == "q"), tuple((k, i + shift) for k, i in split))
+                 for split in _suit_splits(chunk[first:last], honours))
+
+
+@lru_cache(maxsize=None)
+def _suit_sets(chunk: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[int, tuple[TileSet, ...], TileSet | None], ...]:
+    """_suit_splits_at as sets, built once per suit pattern: (pairs, the sets other than
+    the pair by (tile, chow before pung), the pair or None). Sets are immutable, so hands
+    share them; within one decomposition every set is still its own object."""
+    out = []
+    for pairs, split in _suit_splits_at(chunk, base, honours):
+        body = tuple(_tileset(k, i) for k, i in sorted(split, key=_split_order) if k != "q")
+        pair = next((_tileset(k, i) for k, i in split if k == "q"), None)
+        out.append((pairs, body, pair))
+    return tuple(out)
 
 
 def _tileset(kind: str, index: int) -> TileSet:
@@ -183,10 +215,15 @@ def _placements(shape: Shape, sets: tuple[TileSet, ...], winning: str | None) ->
 def _standard(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
     declared = tuple(meld_set(m) for m in hand.melds)
     out = []
-    for split in _standard_splits(closed):
-        # sets by (pair last, tile, chow before pung), ordered on the raw split (cheaper)
-        sets = declared + tuple(_tileset(k, i) for k, i in sorted(split, key=_split_order))
-        out.extend(_placements(Shape.STANDARD, sets, hand.winning))
+    # sets by (pair last, tile, chow before pung): each suit's sets are in that order, and
+    # the suits follow one another in tile order
+    for combo in _one_pair(_per_suit(closed, _suit_sets)):
+        body = declared
+        pair = None
+        for _, sets, suit_pair in combo:
+            body += sets
+            pair = suit_pair or pair
+        out.extend(_placements(Shape.STANDARD, body + (pair,), hand.winning))
     return out
 
 
