@@ -20,6 +20,8 @@ nothing for a 640-pixel detector; `Photo` keeps the full upright size so boxes m
 """
 from __future__ import annotations
 
+import functools
+import importlib.util
 import io
 import math
 import os
@@ -34,13 +36,10 @@ from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 from scoring.errors import one_line
 from vision.jpeg import count_scans
 
-try:  # a plugin: Image.open reads HEIC/HEIF once it is registered
-    from pillow_heif import register_heif_opener
-except ImportError:  # an install without it reads every other format; HEIC is "unknown"
-    HEIF = False
-else:
-    register_heif_opener()
-    HEIF = True
+# pillow-heif, a Pillow plugin, is imported and registered only for a file that may be a
+# HEIC/HEIF (`register_heif`): its import costs 10-18 ms, a twentieth of a whole `detect`
+# of a JPEG. An install without it reads every other format; HEIC is then "unknown".
+HEIF = importlib.util.find_spec("pillow_heif") is not None
 
 # 12-64 MP pass: phones shoot 12 MP by default and 48-50 MP in their high-resolution modes
 # (a JPEG then decodes at 1/4 scale in about the time of a 12 MP one); a 100 MP claim is refused.
@@ -59,7 +58,7 @@ FORMATS = ("JPEG", "PNG", "WEBP", "AVIF", "HEIF", "TIFF", "BMP")
 # Each side bounded, not only the area: a 1x63,999,999 PNG passes an area limit and costs
 # gigabytes of row buffers downstream. Phones write up to 8064 px a side; a tight crop of a row
 # of 18 tiles is about 14:1.
-OPENED = FORMATS if HEIF else tuple(f for f in FORMATS if f != "HEIF")
+WITHOUT_HEIF = tuple(f for f in FORMATS if f != "HEIF")  # Image.open fails on a name not registered
 MAX_SIDE = 16_384
 MAX_ASPECT = 20
 # A progressive JPEG is decoded scan by scan, each a pass over every pixel (about 3 ns a pixel
@@ -142,14 +141,28 @@ def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
         os.close(fd)
 
 
+@functools.cache
+def register_heif() -> bool:
+    """pillow-heif's opener registered with Pillow, once (Image.open then reads HEIC/HEIF);
+    False without pillow-heif."""
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:
+        return False
+    register_heif_opener()
+    return True
+
+
 def _open_checked(data: bytes, name: str, max_pixels: int) -> Image.Image:
     """Open lazily (header only) and refuse oversized images before decoding."""
+    # an ISO media file (HEIC, HEIF or AVIF) is the only kind that may need pillow-heif
+    formats = FORMATS if data[4:8] == b"ftyp" and register_heif() else WITHOUT_HEIF
     with warnings.catch_warnings():
         # Pillow's own bomb guard warns or raises at ~90/180 MP; our limit is the one
         # that counts, so its warning is noise and its error becomes ours.
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data), formats=OPENED)
+            image = Image.open(io.BytesIO(data), formats=formats)
         except Image.DecompressionBombError:
             raise ImageError(f"{name}: image is larger than {max_pixels / 1e6:.0f} "
                              f"megapixels, the limit") from None

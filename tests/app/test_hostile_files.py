@@ -14,7 +14,9 @@ import zlib
 import pytest
 from PIL import Image
 
-from vision.image import HEIF
+from vision.image import register_heif
+
+HEIF = register_heif()  # the HEIC file below is written by pillow-heif
 
 PEAK_LIMIT_MB = 800
 READ_LIMIT_S = 5.0

@@ -7,6 +7,7 @@ import io
 from PIL import Image
 
 from app_fixtures import HAND, click, keys, table_photo, texts, tile_key
+from vision.image import register_heif
 
 
 def _drafted(at) -> list[str]:
@@ -80,6 +81,7 @@ def _resaved(data: bytes, fmt: str, scale: float = 1.0) -> bytes:
     if scale != 1.0:
         image = image.resize((round(image.width * scale), round(image.height * scale)), Image.LANCZOS)
     out = io.BytesIO()
+    register_heif()  # a HEIC is written by pillow-heif
     image.save(out, format=fmt, quality=90)
     return out.getvalue()
 

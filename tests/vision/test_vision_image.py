@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import io
 import struct
+import subprocess
+import sys
 import zlib
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from vision.image import HEIF, ImageError, Photo, decode_image, load_photo
+from vision.image import HEIF, ImageError, Photo, decode_image, load_photo, register_heif
+
+register_heif()  # the HEIC files below are written by pillow-heif
 
 
 def _jpeg(width=64, height=48, exif_orientation=None) -> bytes:
@@ -140,6 +144,17 @@ def test_good_files_decode_upright_rgb_uint8(data, shape, probe):
 def test_heic_is_read_when_pillow_heif_is_installed():
     """pillow-heif is a dependency (pyproject.toml): a fresh install reads iPhone photos."""
     assert HEIF
+
+
+def test_a_jpeg_is_read_without_importing_pillow_heif(tmp_path):
+    """pillow-heif loads only for a file that may be HEIC: a JPEG's reading never pays it."""
+    path = tmp_path / "hand.jpg"
+    path.write_bytes(_jpeg())
+    code = ("import sys\nfrom vision.image import load_photo\nload_photo(sys.argv[1])\n"
+            "print('pillow_heif' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["False"]
 
 
 def test_a_huge_heic_is_refused_from_its_header():
