@@ -91,3 +91,18 @@ def test_the_stack_classifier_is_never_loaded(tmp_path, photo, capsys, monkeypat
     model = write_stub_model(tmp_path / "m.onnx", ONE_TILE)
     assert _run([str(photo), "--json", "--model", str(model)]) == 0
     assert "on_top" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("given, kept", [(None, "1"), ("3", "3")])
+def test_the_command_line_starts_numpy_without_blas_threads(given, kept):
+    """OpenBLAS's threads cost start-up and no command uses them; the user's value stands."""
+    import os
+    import subprocess
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = ("import os\nfrom app.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n"
+            "    pass\nprint(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=env, check=True)
+    assert done.stdout.split()[-1] == kept
