@@ -245,11 +245,12 @@ def load_photo(source: bytes | str | os.PathLike, *, max_pixels: int = DEFAULT_M
         if factor > 1 and image.format == "JPEG":
             image.draft("RGB", (math.ceil(full_w / factor), math.ceil(full_h / factor)))
         image.load()
+        decoded_size, orientation = image.size, _orientation(image)
         if factor > 1 and image.size == (full_w, full_h):  # not reduced while decoding
             upright = _reduced_upright(image, factor)
-        else:
-            upright = ImageOps.exif_transpose(image)
-        decoded_size, orientation = image.size, _orientation(image)
+        else:  # turned in place: an upright photo is not copied (9 MB at 12 MP, half scale)
+            ImageOps.exif_transpose(image, in_place=True)
+            upright = image
         image = None  # the decode buffer goes before the conversion's copies are made
         rgb = _to_rgb_array(upright)
     except ImageError:
