@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ...decompose import Decomposition, Shape, decompositions
 from ...hand import Hand, WinContext
-from ...tiles import PLAYING, format_tiles
+from ...tiles import format_tiles
 from .combine import (
     apply_exclusions,
     chow_combinations,
@@ -20,6 +20,7 @@ from .combine import (
     rank_key,
     single_pung_fans,
 )
+from . import predicates_tiles as T
 from .fan_ids import FanId as F
 from .fans import Table, table_for
 from .view import HandFacts, Reading
@@ -39,11 +40,6 @@ def _tile_fans(table: Table, kinds: int) -> tuple[int, ...]:
     return tuple(f.id for f in table.scope("tiles") if f.detect(kinds))
 
 
-@lru_cache(maxsize=65536)
-def _kinds_text(kinds: int) -> str:
-    return format_tiles(PLAYING[i] for i in range(34) if kinds >> i & 1)
-
-
 def legal_decompositions(hand: Hand, options) -> list[Decomposition]:
     found = decompositions(hand)
     if not options.seven_pairs_allow_four_of_a_kind:
@@ -57,7 +53,7 @@ def hand_level_fans(facts: HandFacts, table: Table) -> dict[int, list]:
     hits: dict[int, list] = {}
     tile_fans = _tile_fans(table, facts.kinds)
     if tile_fans:  # the text is only for the hits
-        kinds_text = (_kinds_text(facts.kinds),)
+        kinds_text = (T.kinds_text(facts.kinds),)
         for fid in tile_fans:
             hits[fid] = [kinds_text]
     situational = _situation_fans(table, facts.situation)

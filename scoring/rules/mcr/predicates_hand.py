@@ -12,8 +12,9 @@ definition (docs/rules.md §1.4) holds.
 from __future__ import annotations
 
 from ...decompose import SetKind, Shape
-from ...tiles import PLAYING, format_tiles
+from ...tiles import PLAYING
 from .predicates_sets import DRAGON_RANKS, HONOUR_SUIT, WIND_RANKS
+from .predicates_tiles import SUITED, kinds_text
 from .view import EVEN_PUNG, FIVE, OUTSIDE, HandFacts, Reading, Situation
 
 NONE: list = []
@@ -24,7 +25,7 @@ def _all_sets(r: Reading) -> tuple[str, ...]:
 
 
 def _tiles_text(facts: HandFacts) -> tuple[str, ...]:
-    return (format_tiles(PLAYING[i] for i in range(34) if facts.kinds >> i & 1),)
+    return (kinds_text(facts.kinds),)
 
 
 # --- how the hand was won (situation scope: Situation -> bool) ---------------------------------
@@ -118,7 +119,7 @@ def knitted_straight(facts: HandFacts, r: Reading) -> list:
     # the 9 suit tiles of a lesser honours-and-knitted hand may form the whole knitted straight
     if (r.shape is Shape.HONOURS_KNITTED and _honours_in(facts) == 5
             and facts.options.lesser_honors_with_knitted_straight):
-        return [(format_tiles(PLAYING[i] for i in range(27) if facts.kinds >> i & 1),)]
+        return [(kinds_text(facts.kinds & SUITED),)]
     return NONE
 
 

@@ -7,6 +7,8 @@ caches the answers per mask.
 """
 from __future__ import annotations
 
+from ...tiles import HONOUR_LETTERS
+
 
 def mask(indices) -> int:
     out = 0
@@ -16,6 +18,7 @@ def mask(indices) -> int:
 
 
 M, P, S = mask(range(9)), mask(range(9, 18)), mask(range(18, 27))
+SUITED = M | P | S
 WINDS = mask(range(27, 31))
 DRAGONS = mask(range(31, 34))
 HONOURS = WINDS | DRAGONS
@@ -107,3 +110,16 @@ def upper_four(kinds: int) -> bool:
 
 def lower_four(kinds: int) -> bool:
     return _only(kinds, LOWER_FOUR)
+
+
+# the notation of the kinds present, suit by suit: a suit's nine bits → "147m", the
+# honours' seven → "ESP" (tiles.format_tiles of the kinds in tile order)
+_SUIT_TEXT = tuple(tuple("".join(str(n + 1) for n in range(9) if bits >> n & 1) + letter if bits else ""
+                         for bits in range(512)) for letter in "mps")
+_HONOUR_TEXT = tuple("".join(HONOUR_LETTERS[n] for n in range(7) if bits >> n & 1) for bits in range(128))
+
+
+def kinds_text(kinds: int) -> str:
+    """The kinds present as hand notation ("19m19p19sESWNPFC"), one look-up per suit."""
+    m, p, s = _SUIT_TEXT
+    return m[kinds & 511] + p[kinds >> 9 & 511] + s[kinds >> 18 & 511] + _HONOUR_TEXT[kinds >> 27]
