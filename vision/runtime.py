@@ -15,6 +15,7 @@ sets a variable before building a reader gets what it set. A bad value is a one-
 """
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -96,8 +97,23 @@ def cpu_session(path: str | os.PathLike, threads: int | None = None):
     # faster on 2 cores, the same readings; docs/experiments.md, "Pipeline changes")
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # One memory arena for every model of the process: the crop reader's first call reuses
+    # the pages the finder's call already touched (a one-photo `detect`: 6,000 page faults
+    # and about 10 ms of CPU less; the same outputs)
+    _shared_arena()
+    options.add_session_config_entry("session.use_env_allocators", "1")
     return ort.InferenceSession(str(path), sess_options=options,
                                 providers=["CPUExecutionProvider"])
+
+
+@functools.cache
+def _shared_arena() -> None:
+    """onnxruntime's CPU arena registered once with its environment, for every session."""
+    import onnxruntime as ort
+
+    info = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0,
+                             ort.OrtMemType.DEFAULT)
+    ort.create_and_register_allocator(info, ort.OrtArenaCfg(0, -1, -1, -1))  # its defaults
 
 
 def cpu_count() -> int:
