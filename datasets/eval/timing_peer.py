@@ -81,20 +81,31 @@ def in_process(photos: list[Path], python: Path, repeat: int) -> list[dict]:
 
 
 def whole_command(photos: list[Path], python: Path, repeat: int) -> list[dict]:
-    """Per photo: median CPU seconds of the two whole commands, interleaved."""
+    """Per photo: median CPU seconds of the two whole commands, interleaved; beside them, each
+    interpreter's empty start (`-c pass`), which the command pays whatever it does (a
+    development install's .pth files weigh on ours, a bare virtual environment's on none)."""
     from datasets.eval.timing import _cpu_seconds
     ours_cmd = [sys.executable, str(Path(sys.executable).with_name("mahjong-lens")), "detect"]
     peer_cmd = [str(python), "-m", "mahjong_detector"]
+    empty = {"ours": [sys.executable, "-c", "pass"], "peer": [str(python), "-c", "pass"]}
     out = []
     for photo in photos:
         ours, theirs = [], []
+        starts: dict[str, list[float]] = {key: [] for key in empty}
         for k in range(repeat):
             pair = ((ours, ours_cmd), (theirs, peer_cmd))
             for times, argv in (pair if k % 2 == 0 else pair[::-1]):
                 wall = time.perf_counter()
                 cpu = _cpu_seconds(argv + [str(photo)])
                 times.append((time.perf_counter() - wall, cpu, 0))
-        out.append(_summary(photo, np.array(ours), np.array(theirs)))
+            for key, argv in empty.items():
+                starts[key].append(_cpu_seconds(argv))
+        row = _summary(photo, np.array(ours), np.array(theirs))
+        row.update({f"{key}_empty_start_cpu_s": round(float(np.median(v)), 4)
+                    for key, v in starts.items()})
+        print(f"  empty interpreter start: ours {row['ours_empty_start_cpu_s'] * 1000:.0f} ms "
+              f"CPU, peer {row['peer_empty_start_cpu_s'] * 1000:.0f} ms")
+        out.append(row)
     return out
 
 
