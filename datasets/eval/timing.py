@@ -22,6 +22,11 @@ Our reading beside PyPI `mahjong-detector`'s, in-process or as whole commands
     python -m datasets.eval.timing page PHOTO [--repeat 5]
 
 The page in a real browser: a photo's upload to its hand shown (datasets/eval/timing_page.py).
+
+    python -m datasets.eval.timing taps PHOTO [--repeat 7]
+
+The page in a real browser: a tap (a hand tile, a palette tile, who discarded, a practice
+tile and its discard) to what it changed drawn (datasets/eval/timing_taps.py).
 """
 from __future__ import annotations
 
@@ -186,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["page"]:  # the page in a real browser (datasets/eval/timing_page.py)
         from datasets.eval.timing_page import main as page_main
         return page_main(argv[1:])
+    if argv[:1] == ["taps"]:  # taps on the page in a real browser (datasets/eval/timing_taps.py)
+        from datasets.eval.timing_taps import main as taps_main
+        return taps_main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("photo", type=Path, help="the photo to read (e.g. a 12 MP JPEG)")
     parser.add_argument("--classifier", type=Path, default=DEFAULT_CLASSIFIER_PATH)

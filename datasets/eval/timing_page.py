@@ -1,14 +1,17 @@
 """The page in a real browser: seconds from a photo's upload to its hand shown.
 
-    python -m datasets.eval.timing page PHOTO [--repeat 5] [--root DIR]
+    python -m datasets.eval.timing page PHOTO [--repeat 5] [--root DIR] [--before DIR]
 
 Starts `mahjong-lens app` on 127.0.0.1 with the committed models (the tree at `--root`,
 default this one), opens it in Debian's chromium through playwright, and uploads PHOTO
 `--repeat` times, each into a fresh page after one upload to warm up. A time runs from the
-upload to the script at rest with "tiles read in" on the page; medians printed.
+upload to the script at rest with "tiles read in" on the page; medians printed. With
+`--before DIR` that tree's page is served too and the two are timed in turn (one upload
+each), so that a load on the machine weighs on both alike: their medians and ratio.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -68,19 +71,59 @@ def _one(browser, url: str, photo: Path) -> float:
         page.close()
 
 
-def page_seconds(photo: Path, repeat: int, root: Path) -> list[float]:
-    from playwright.sync_api import sync_playwright
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+@contextlib.contextmanager
+def _server(root: Path):
+    """The page of the tree at `root` served on loopback (its own HOME and data): yields its
+    URL; stopped after."""
     with tempfile.TemporaryDirectory() as home:
         proc, url = _start(root, Path(home))
         try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-                _one(browser, url, photo)  # warm-up: the models load on the first photo
-                return [_one(browser, url, photo) for _ in range(repeat)]
+            yield url
         finally:
             proc.terminate()
             proc.wait(10)
+
+
+@contextlib.contextmanager
+def served(roots: dict[str, Path]):
+    """The page of each tree in `roots` (name -> tree) served by its own server, and one
+    Debian chromium: yields (browser, name -> url); all stopped after."""
+    from playwright.sync_api import sync_playwright
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with contextlib.ExitStack() as stack:
+        urls = {name: stack.enter_context(_server(root)) for name, root in roots.items()}
+        pw = stack.enter_context(sync_playwright())
+        yield pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS), urls
+
+
+def trees(root: Path, before: Path | None) -> dict[str, Path]:
+    """The trees timed: this one alone, or the one `--before` and this one, in turn."""
+    return {"before": before.resolve(), "after": root.resolve()} if before else {"page": root.resolve()}
+
+
+def page_seconds(photo: Path, repeat: int, roots: dict[str, Path]) -> dict[str, list[float]]:
+    """Per tree, `repeat` times of a photo's upload to its hand shown, the trees in turn."""
+    with served(roots) as (browser, urls):
+        for url in urls.values():
+            _one(browser, url, photo)  # warm-up: the models load on the first photo
+        times: dict[str, list[float]] = {name: [] for name in urls}
+        for _ in range(repeat):
+            for name, url in urls.items():
+                times[name].append(_one(browser, url, photo))
+    return times
+
+
+def say(label: str, times: dict[str, list[float]]) -> dict:
+    """Print the medians of each tree (and after / before), return them with the times."""
+    out = {name: {"median_s": round(float(np.median(v)), 3), "seconds": [round(s, 3) for s in v]}
+           for name, v in times.items()}
+    line = "; ".join(f"{name} median {row['median_s']:.2f} s ({', '.join(f'{s:.2f}' for s in row['seconds'])})"
+                     for name, row in out.items())
+    if {"before", "after"} <= out.keys():
+        out["ratio"] = round(out["after"]["median_s"] / out["before"]["median_s"], 2)
+        line += f"; after / before {out['ratio']:.2f}"
+    print(f"{label}: {line}")
+    return out
 
 
 def main(argv: list[str]) -> int:
@@ -90,8 +133,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
                         help="the tree whose page is timed")
+    parser.add_argument("--before", type=Path, help="a tree timed in turn with --root, for a ratio")
     args = parser.parse_args(argv)
-    seconds = page_seconds(args.photo.resolve(), args.repeat, args.root.resolve())
-    print(f"{args.photo.name}: upload to hand shown, median {np.median(seconds):.2f} s "
-          f"({', '.join(f'{s:.2f}' for s in seconds)})")
+    times = page_seconds(args.photo.resolve(), args.repeat, trees(args.root, args.before))
+    say(f"{args.photo.name}, upload to hand shown", times)
     return 0
