@@ -6,6 +6,11 @@ running total with "Add to the ledger", which a phone keeps in view at the foot 
 screen; (2) what else the photo cannot show and the score in full; (3) the night's ledger.
 Each section is guarded: whatever goes wrong in one shows as one plain line and the rest
 of the page goes on. `score_page` is the page itself, for a navigation to call.
+
+A tap redraws only what it changes: the hand editor and the score are each a Streamlit
+fragment (`_hand_part`, `_score_part`) that a tap in it runs alone, both when the hand
+changed; the photo is read once and kept in the session, and the rules, the photo and the
+ledger run again only for a tap of their own or one that changes them.
 """
 from __future__ import annotations
 
@@ -86,14 +91,61 @@ def score_page() -> None:
     names = _names(ledger, night)
     hand_col, score_col, ledger_col = st.columns([1.1, 1, 1], gap="medium")
     with hand_col:
-        rules, how, tally = _hand_column(names, ledger, night)
+        rules, who = _photo_part(names, ledger, night)
+        _hand_part(names, ledger, rules, who)
+        _score_part(names, ledger, night, rules, who, score_col)
+    with ledger_col, guarded(_("the ledger")):
+        ledger_view.render(ledger, night)
+    with ledger_col:  # rarely changed: last on a phone, under the ledger on a wide screen
+        language.render_menu(ledger, lang)
+        join.render()
+
+
+def _photo_part(names: list[str], ledger, night) -> tuple[str, str]:
+    """The rules and the photo (or the typed hand), which a tap on the hand leaves as they
+    are; returns the rule set and whose hand is being entered."""
+    rules = "mcr"
+    with guarded(_("the rules")):
+        rules = situation.render_rules(ledger, night)
+    winner = st.session_state.get("winner", 0) or 0
+    who = "win"
+    with guarded(_("the photo")):
+        if rules == "classical":  # the hands sent from the players' phones first
+            send.receive(ledger, winner, names)
+            who = _whose_hand(names, winner)
+        photo.render(who, need_winning=who == "win",
+                     header=lambda: tileset.render_choice(ledger),
+                     below=lambda: tileset.render_below(ledger, photo.reader))
+    return rules, who
+
+
+@st.fragment(key=state.HAND_PART)
+def _hand_part(names: list[str], ledger, rules: str, who: str) -> None:
+    """The hand editor. A tap on a tile or the palette runs this part alone (a Streamlit
+    fragment, its arguments this run's), and the score's part with it when the hand changed
+    (`state.redraws_score`)."""
+    winner = st.session_state.get("winner", 0) or 0
+    with guarded(_("the hand")):
+        hand.render(who, need_winning=who == "win")
+        if rules == "classical":
+            send.render_send(ledger, who, winner, names)
+
+
+@st.fragment(key=state.SCORE_PART)
+def _score_part(names: list[str], ledger, night, rules: str, who: str, score_col) -> None:
+    """How it was won, the running total with "Add to the ledger", the whole-hand tools and
+    the score column: a tap on who discarded or an option runs this part alone. A tap that
+    changes the rest of the page (the ledger, the next hand, the winner) runs the whole page
+    from its callback (`state.whole_page`)."""
+    how = (st.session_state.get("winner", 0) or 0, False, None)
+    with guarded(_("how it was won")):
+        how = situation.render_how(names)
+    tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
+    # under the running total, which a phone keeps at its foot over what lies above it
+    with guarded(_("the hand")):
+        hand.render_tools(who)
     with score_col:
-        preset, overrides, more = None, {}, {}
-        with guarded(_("the rules")):
-            preset, overrides = situation.render_options(rules)
-        with guarded(_("how it was won")):
-            more = situation.render_more(rules, how[1])
-        sit = situation.situation(how, more)
+        preset, overrides, sit = _options(rules, how)
         st.subheader(_("Score"), anchor=False)
         details = st.container(key="score")
     outcome = evaluate.Outcome(message=_("The hand could not be scored."))
@@ -107,40 +159,17 @@ def score_page() -> None:
         result.render_tally(outcome, entry, rules)
         ledger_view.render_add(ledger, night, entry, st.session_state["session_id"],
                                st.session_state["generation"])
-    with ledger_col, guarded(_("the ledger")):
-        ledger_view.render(ledger, night)
-    with ledger_col:  # rarely changed: last on a phone, under the ledger on a wide screen
-        language.render_menu(ledger, lang)
-        join.render()
 
 
-def _hand_column(names: list[str], ledger, night):
-    """Rules, photo, hand, how it was won, the place of the running total, the whole-hand
-    tools; returns the rule set, (winner, self-drawn, discarder) and the running total's place."""
-    rules = "mcr"
+def _options(rules: str, how) -> tuple:
+    """The rule set's options and what else the photo cannot show; returns the preset, the
+    options changed from it and the situation."""
+    preset, overrides, more = None, {}, {}
     with guarded(_("the rules")):
-        rules = situation.render_rules(ledger, night)
-    winner = st.session_state.get("winner", 0) or 0
-    who = "win"
-    with guarded(_("the photo")):
-        if rules == "classical":  # the hands sent from the players' phones first
-            send.receive(ledger, winner, names)
-            who = _whose_hand(names, winner)
-        photo.render(who, need_winning=who == "win",
-                     header=lambda: tileset.render_choice(ledger),
-                     below=lambda: tileset.render_below(ledger, photo.reader))
-    with guarded(_("the hand")):
-        hand.render(who, need_winning=who == "win")
-        if rules == "classical":
-            send.render_send(ledger, who, winner, names)
-    how = (winner, False, None)
+        preset, overrides = situation.render_options(rules)
     with guarded(_("how it was won")):
-        how = situation.render_how(names)
-    tally = st.container(key="tally", horizontal=True, vertical_alignment="center")
-    # under the running total, which a phone keeps at its foot over what lies above it
-    with guarded(_("the hand")):
-        hand.render_tools(who)
-    return rules, how, tally
+        more = situation.render_more(rules, how[1])
+    return preset, overrides, situation.situation(how, more)
 
 
 def _score(rules, preset, overrides, sit) -> evaluate.Outcome:

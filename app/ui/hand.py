@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app import edit
-from app.i18n import N_, _, ngettext, pgettext
+from app.i18n import N_, _, format_number, ngettext, pgettext
 from app.i18n.messages import translate
 from app.recognise import LOW_CONFIDENCE
 from app.ui.language import said
@@ -60,6 +60,18 @@ def complete_size(need_winning: bool) -> int:
     return 14 if need_winning else 13
 
 
+def read_line(tiles: int, seconds: float, doubtful: int) -> str:
+    """'14 tiles read in 0.3 s; 1 doubtful, framed in orange: check it.' (hand tiles only; a
+    fixed or confirmed tile is no longer doubtful)"""
+    read = ngettext("{tiles} tile read in {seconds} s.", "{tiles} tiles read in {seconds} s.",
+                    tiles).format(tiles=tiles, seconds=format_number(round(seconds, 1)))
+    if doubtful:
+        return read + " " + ngettext("{n} is doubtful, framed in orange: check it.",
+                                     "{n} are doubtful, framed in orange: check them.",
+                                     doubtful).format(n=doubtful)
+    return read
+
+
 def _tile_key(who: str, ref: str, i: int, slot: edit.Slot, selected: bool, guessed: bool) -> str:
     key = f"tile__{who}__{ref}__{i}__{slot.code}__"
     if slot.confidence is not None and slot.confidence < LOW_CONFIDENCE:
@@ -88,7 +100,8 @@ def _plus(who: str, ref: str, sel, target: str, adding: bool) -> None:
 def _hand_row(who: str, draft: edit.Draft, sel, target: str, need_winning: bool,
               adding: bool) -> None:
     """The concealed tiles and, last in the same row, the winning tile (gold frame)."""
-    read = st.session_state.get("read_line", {}).get(who)  # the photo's counts, said once here
+    facts = st.session_state.get("read_facts", {}).get(who)  # the photo's counts, said once here
+    read = read_line(*facts, edit.doubtful(draft, LOW_CONFIDENCE)) if facts else None
     if need_winning and draft.winning is not None:
         line = _("Concealed tiles: {n}, then the winning tile in gold.").format(n=len(draft.hand))
     else:

@@ -52,11 +52,13 @@ def on_add(ledger: Ledger, night: int, entry, token: str) -> None:
         hand_id = ledger.add_hand(night, entry, token)
     except LedgerError as exc:
         st.session_state["ledger_flash"] = str(exc)
+        state.whole_page()  # the ledger says why
         return
     number = next((h.number for h in ledger.hands(night) if h.id == hand_id), None)
     st.session_state["added"] = {**st.session_state["added"], token: number}
     if tileset.chosen():  # the table's set learns the hand's tiles as corrected
         tileset.after_add(ledger, hand_id, token, photo.reader())
+    state.whole_page()  # the night's totals and hands, beside the hand
 
 
 def on_undo(ledger: Ledger, night: int, hand_id: int) -> None:
@@ -117,7 +119,7 @@ def render_add(ledger: Ledger | str, night: int | None, entry, session_id: str, 
         st.success(_("In the ledger as hand {number}.").format(number=added), icon=":material/task_alt:")
         tileset.render_note(token)
         st.button(_("Next hand"), key="next_hand", type="primary", width="stretch",
-                  icon=":material/arrow_forward:", on_click=state.new_hand)
+                  icon=":material/arrow_forward:", on_click=state.on_next_hand)
         return
     st.button(_("Add to the ledger"), key="ledger_add", type="primary", width="stretch",
               icon=":material/playlist_add:", on_click=on_add, args=(ledger, night, entry, token))

@@ -10,7 +10,7 @@ import hashlib
 import streamlit as st
 
 from app import edit, recognise
-from app.i18n import N_, _, format_number, ngettext
+from app.i18n import N_, _
 from app.i18n.messages import translate
 from app.ui.language import said
 
@@ -99,7 +99,7 @@ def render(who: str, *, need_winning: bool = True, header=None, below=None) -> N
                       args=(who, key, need_winning),
                       help=_("Bracketed sets are exposed; the last tile is the winning tile; "
                              "flowers and seasons are 1f to 8f."))
-    st.session_state["read_line"] = {}
+    st.session_state["read_facts"] = {}
     if upload is not None:
         _read(who, upload)
         _show(who, st.session_state["recog"].get(who))
@@ -122,26 +122,14 @@ def _show(who: str, found) -> None:
     note = st.session_state.get("set_notes", {}).get(who)
     if note:
         st.warning(note)
-    # the hand's doubtful tiles as they stand now: a fixed or confirmed tile is no longer one
-    doubtful = edit.doubtful(state.draft(who), recognise.LOW_CONFIDENCE)
     with st.container(key=f"overlay__{who}"):
         st.image(found.overlay_jpeg, caption=None, width="stretch")
-    st.session_state["read_line"] = {**st.session_state.get("read_line", {}),
-                                      who: read_line(found.tiles, found.seconds, doubtful)}
+    # said over the hand, with its doubtful tiles as they stand after each tap (app.ui.hand)
+    st.session_state["read_facts"] = {**st.session_state.get("read_facts", {}),
+                                      who: (found.tiles, found.seconds)}
     if found.message:
         st.info(translate(found.message))
     _other_readings(who, found.layout)
-
-
-def read_line(tiles: int, seconds: float, doubtful: int) -> str:
-    """'14 tiles read in 0.3 s; 1 doubtful, framed in orange: check it.' (hand tiles only)"""
-    read = ngettext("{tiles} tile read in {seconds} s.", "{tiles} tiles read in {seconds} s.",
-                    tiles).format(tiles=tiles, seconds=format_number(round(seconds, 1)))
-    if doubtful:
-        return read + " " + ngettext("{n} is doubtful, framed in orange: check it.",
-                                     "{n} are doubtful, framed in orange: check them.",
-                                     doubtful).format(n=doubtful)
-    return read
 
 
 def reread_words(said: str) -> str:

@@ -196,6 +196,13 @@ def move_label(move: Move, own_turn: bool) -> str:
 def render() -> None:
     """The page. Whatever goes wrong shows as one plain line with a way to a new hand."""
     st.html(CSS)
+    _table()
+
+
+@st.fragment
+def _table() -> None:
+    """Everything a tap changes, so a tap (a tile, a discard, a claim) runs this part alone
+    (a Streamlit fragment), not the page's navigation and style around it."""
     try:
         _render()
     except Exception as exc:  # the page's last line of defence: never a traceback

@@ -55,6 +55,7 @@ def _on_send(ledger: Ledger, night: int, seat: int, draft: edit.Draft) -> None:
         hands_sent.send(ledger, night, seat, draft)
     except LedgerError as exc:
         st.session_state["ledger_flash"] = str(exc)
+    state.whole_page()  # the hands sent, above the photo; the ledger's line if it failed
 
 
 def render_send(ledger: Ledger | str, who: str, winner: int, names: list[str]) -> None:

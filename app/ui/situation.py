@@ -13,6 +13,8 @@ from app.ledger import LedgerError
 from app.ui.language import said
 from scoring.rules import RuleSet
 
+from . import state
+
 RULE_SHORT = {"mcr": "MCR", "hk001": "HK001", "hk002": "HK002", "classical": N_("Classical")}
 # the catalogue's words for the seats (app.evaluate.SEAT_NAMES, shown through `_`)
 SEAT_MSGIDS = (N_("East"), N_("South"), N_("West"), N_("North"))
@@ -173,8 +175,9 @@ def render_how(names: list[str]) -> tuple[int, bool, int | None]:
     with st.container(key="howrow", gap="small"):
         winner = st.selectbox(_("Winner"), [0, 1, 2, 3], key="winner", index=0,
                               format_func=said(range(4), lambda i: _("{name} won").format(name=names[i])),
-                              width=140,
-                              label_visibility="collapsed")
+                              width=140, label_visibility="collapsed",
+                              # a Classical night enters the hands by seat, above the hand
+                              on_change=state.whole_page)
         how_options = ["self"] + [s for s in range(4) if s != winner]
         how = st.pills(_("How it was won"), how_options, key=f"how__{winner}__{gen}",
                        label_visibility="collapsed",

@@ -6,9 +6,11 @@ other players by seat).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import uuid
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app import edit
 from app.i18n import N_, _
@@ -94,7 +96,56 @@ def new_hand() -> None:
     ss["generation"] += 1
 
 
+def on_next_hand() -> None:
+    new_hand()
+    whole_page()  # a new photo box and the ledger's "Next hand" gone
+
+
 # --- callbacks -----------------------------------------------------------------------------
+
+# The parts of the Score page that a tap runs alone (keys of their Streamlit fragments,
+# app.page): the hand editor, and how it was won with the running total and the score.
+HAND_PART, SCORE_PART = "hand_part", "score_part"
+
+
+def _run_both_parts() -> None:
+    """Widen a tap that runs one part alone to both; a tap that runs the whole page (one
+    outside them, or a script test's) draws both anyway, and narrowing it would leave the
+    rest of the page undrawn."""
+    ctx = get_script_run_ctx()
+    if ctx is not None and ctx.fragment_ids_this_run:
+        st.rerun([HAND_PART, SCORE_PART])
+
+
+def redraws_score(callback):
+    """A callback of a tap in the hand editor: when it changed a hand, the score's part runs
+    too (the score and the tools follow the hand); else the hand's part alone (a tile
+    selected, the palette opened, an edit refused)."""
+    @functools.wraps(callback)
+    def tapped(*args, **kwargs):
+        before = st.session_state.get("drafts")
+        callback(*args, **kwargs)
+        if st.session_state.get("drafts") != before:
+            _run_both_parts()
+    return tapped
+
+
+def redraws_hand(callback):
+    """A callback of the whole-hand tools, in the score's part: the hand's part runs too
+    (the hand, its palette or the line saying why an edit was refused)."""
+    @functools.wraps(callback)
+    def tapped(*args, **kwargs):
+        callback(*args, **kwargs)
+        _run_both_parts()
+    return tapped
+
+
+def whole_page() -> None:
+    """Called last in a callback of a tap inside one of those parts: the whole page runs
+    instead, for a change shown outside them (the ledger, a new photo box, a Classical
+    night's hands)."""
+    st.rerun()
+
 
 def _apply(who: str, fn, *args, **kwargs) -> bool:
     try:
@@ -105,11 +156,13 @@ def _apply(who: str, fn, *args, **kwargs) -> bool:
     return True
 
 
+@redraws_score
 def on_tile(who: str, ref: str, index: int) -> None:
     ss = st.session_state
     ss["sel"] = None if ss["sel"] == (who, ref, index) else (who, ref, index)
 
 
+@redraws_score
 def on_palette(who: str, code: str, need_winning: bool) -> None:
     sel = st.session_state["sel"]
     if sel and sel[0] == who:
@@ -119,23 +172,27 @@ def on_palette(who: str, code: str, need_winning: bool) -> None:
         _apply(who, edit.add_next, target(who), code, need_winning=need_winning)
 
 
+@redraws_score
 def on_target(who: str, ref: str) -> None:
     st.session_state["target"] = {**st.session_state["target"], who: ref}
     st.session_state["adding"] = {**st.session_state["adding"], who: True}
     st.session_state["sel"] = None
 
 
+@redraws_score
 def on_close_palette(who: str) -> None:
     st.session_state["adding"] = {**st.session_state["adding"], who: False}
     st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
 
 
+@redraws_score
 def on_bring_back(who: str, index: int | None) -> None:
     """A tile the layout set aside goes back into the hand (None: all of them)."""
     _apply(who, edit.bring_back, index)
     st.session_state["sel"] = None
 
 
+@redraws_hand
 def on_new_set(who: str) -> None:
     try:
         value, ref = edit.new_meld(draft(who))
@@ -146,6 +203,7 @@ def on_new_set(who: str) -> None:
     on_target(who, ref)
 
 
+@redraws_score
 def on_action(who: str, action: str, dest: str | None = None) -> None:
     sel = st.session_state["sel"]
     st.session_state["sel"] = None
@@ -160,6 +218,7 @@ def on_action(who: str, action: str, dest: str | None = None) -> None:
         _apply(who, edit.move_tile, ref, index, dest)
 
 
+@redraws_score
 def on_move(who: str, key: str) -> None:
     """The 'Move to' menu of a tapped tile."""
     dest = st.session_state.get(key)
@@ -167,12 +226,14 @@ def on_move(who: str, key: str) -> None:
         on_action(who, "move", dest)
 
 
+@redraws_score
 def on_kind(who: str, ref: str, key: str) -> None:
     st.session_state["sel"] = None
     _apply(who, edit.set_meld_kind, ref, st.session_state[key])
     st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
 
 
+@redraws_hand
 def on_clear(who: str) -> None:
     set_draft(who, edit.Draft())
     st.session_state["adding"] = {**st.session_state["adding"], who: False}
@@ -180,6 +241,7 @@ def on_clear(who: str) -> None:
     st.session_state["target"] = {**st.session_state["target"], who: edit.HAND}
 
 
+@redraws_hand
 def on_confirm_all(who: str) -> None:
     set_draft(who, edit.confirm_all(draft(who)))
 
