@@ -1,5 +1,6 @@
 """Photo in, tiles out: decode, detect (a second look where the tiles are small,
-vision/recognition/zoom.py), refine, with the boxes in full-resolution pixels.
+vision/recognition/zoom.py), refine, look again at the rows' gaps (vision/recognition/look.py),
+with the boxes in full-resolution pixels.
 
 `TileReader` holds the detector session and the refiner, so a batch of photos pays the
 model loading once. The JPEG is decoded at reduced scale, which is what keeps a 12 MP photo
@@ -16,6 +17,7 @@ import numpy as np
 
 from vision.image import DEFAULT_MAX_PIXELS, Photo, load_photo
 from vision.recognition.detector import Detector
+from vision.recognition.look import WEAK_FLOOR, look_again
 from vision.recognition.refine import Refiner, default_refiner
 from vision.recognition.stacking import StackReader, stack_reader
 from vision.recognition.zoom import detect_zoomed
@@ -53,9 +55,11 @@ class TileReader:
     def __init__(self, model_path: str | os.PathLike | None = None,
                  refiner: Refiner | None = None, conf: float | None = None, iou: float = NMS_IOU,
                  agnostic: bool = True, max_pixels: int = DEFAULT_MAX_PIXELS,
-                 stacking: StackReader | None | str = "default", zoom: bool = True) -> None:
+                 stacking: StackReader | None | str = "default", zoom: bool = True,
+                 look: bool = True) -> None:
         self.detector = Detector(model_path)  # None: $MAHJONG_LENS_MODEL or the committed one
         self.zoom = zoom  # read the region of small tiles again (vision/recognition/zoom.py)
+        self.look = look  # look again at the rows' gaps and half boxes (vision/recognition/look.py)
         # a spec ("default": the committed stack classifier when there is one) or a reader
         self.stacking = stack_reader(stacking) if isinstance(stacking, str) else stacking
         # None → the pipeline's default second stage (vision/recognition/refine.py records the decision)
@@ -76,21 +80,38 @@ class TileReader:
     def find(self, rgb: np.ndarray) -> Detections:
         """The tiles the detector finds in a decoded photo, before the refiner reads them:
         the MAX_TILES surest at most."""
-        detect = detect_zoomed if self.zoom else Detector.detect
-        found = detect(self.detector, rgb, conf=self.conf, iou=self.iou, agnostic=self.agnostic,
-                       tile_score=getattr(self.refiner, "tile_score", "class"))
-        if len(found) <= MAX_TILES:
-            return found
-        return found.select(np.sort(np.argsort(-found.confidence, kind="stable")[:MAX_TILES]))
+        return self.find_all(rgb)[0]
 
-    def read(self, source) -> PhotoReading:
-        """Read one photo (path or bytes); raises `ImageError` for a bad file."""
+    def find_all(self, rgb: np.ndarray) -> tuple[Detections, Detections]:
+        """`find`'s tiles, and the weak boxes under the operating confidence (down to
+        look.WEAK_FLOOR) that say where to look again (the same passes: the boxes at or over
+        the confidence are the same whatever the floor, as suppression goes surest first)."""
+        detect = detect_zoomed if self.zoom else Detector.detect
+        found = detect(self.detector, rgb, conf=min(self.conf, WEAK_FLOOR), iou=self.iou,
+                       agnostic=self.agnostic, tile_score=getattr(self.refiner, "tile_score", "class"))
+        sure = found.confidence >= self.conf
+        kept, weak = found.select(np.flatnonzero(sure)), found.select(np.flatnonzero(~sure))
+        if len(kept) <= MAX_TILES:
+            return kept, weak
+        return kept.select(np.sort(np.argsort(-kept.confidence, kind="stable")[:MAX_TILES])), weak
+
+    def read(self, source, finder_edit=None) -> PhotoReading:
+        """Read one photo (path or bytes); raises `ImageError` for a bad file. `finder_edit`
+        (for evaluations): a function of the finder's (boxes kept, weak boxes) and the
+        photo's scale (`Photo.scale`: decoded to full-resolution pixels) that returns them
+        changed, e.g. with a tile's box taken away, before they are read."""
         start = time.perf_counter()
         wanted = getattr(self.refiner, "decode_min_side", None)  # None: full resolution
         photo = load_photo(source, max_pixels=self.max_pixels,
                            min_side=None if wanted is None
                            else max(min(self.detector.imgsz), wanted))
-        found = self.refiner.refine(photo.rgb, self.find(photo.rgb))
+        found, weak = self.find_all(photo.rgb)
+        if finder_edit is not None:
+            found, weak = finder_edit(found, weak, photo.scale)
+        found = self.refiner.refine(photo.rgb, found)
+        if self.look:
+            found = look_again(photo.rgb, found, weak, self.conf, self.detector, self.refiner,
+                               self.iou)
         if self.stacking is not None:
             found = replace(found, on_top=self.stacking.on_top(photo.rgb, found.xyxy,
                                                                found.codes))

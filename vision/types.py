@@ -61,7 +61,8 @@ class Detections:
     before the reader's class probability (None: `confidence` says both), and the stack
     classifier's `on_top` (N,): how likely each tile lies on top of another, a kong's fourth
     tile (vision/recognition/stacking.py; NaN for a tile it did not judge, None: not measured at all; the
-    layout then judges by the boxes).
+    layout then judges by the boxes). `looked` (N,) bool marks the tiles found by looking again
+    at a gap in a row (vision/recognition/look.py): the player checks them first.
     """
 
     xyxy: np.ndarray
@@ -72,12 +73,18 @@ class Detections:
     alt_confidence: np.ndarray | None = None
     tile_score: np.ndarray | None = None
     on_top: np.ndarray | None = None
+    looked: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         names = tuple(self.names)
         arrays = _checked(self.xyxy, self.class_id, self.confidence, names)
         n = len(arrays[0][1])
         arrays += self._checked_guesses(n, names) + self._checked_scores(n)
+        if self.looked is not None:
+            looked = np.asarray(self.looked, bool).reshape(-1)
+            if looked.shape != (n,):
+                raise ValueError(f"Detections.looked: expected {n} values")
+            arrays.append(("looked", looked))
         for field, value in arrays:
             value = value.copy()
             value.setflags(write=False)  # frozen means frozen, arrays included
@@ -132,7 +139,30 @@ class Detections:
         return replace(self, xyxy=self.xyxy[index], class_id=self.class_id[index],
                        confidence=self.confidence[index], alt_class_id=pick(self.alt_class_id),
                        alt_confidence=pick(self.alt_confidence), tile_score=pick(self.tile_score),
-                       on_top=pick(self.on_top))
+                       on_top=pick(self.on_top), looked=pick(self.looked))
+
+    def joined(self, other: "Detections") -> "Detections":
+        """These detections and then `other`'s (the same names); an array either lacks is
+        filled: no next guesses (the tile's own reading), NaN on top, not looked again."""
+        if tuple(other.names) != self.names:
+            raise ValueError("Detections.joined: the two disagree on class names")
+        n, m = len(self), len(other)
+
+        def both(field, fill):
+            a, b = getattr(self, field), getattr(other, field)
+            if a is None and b is None:
+                return None
+            return np.concatenate([fill(self, n) if a is None else a, fill(other, m) if b is None else b])
+
+        guesses = max((d.alt_class_id.shape[1] for d in (self, other) if d.alt_class_id is not None), default=0)
+        return Detections(
+            np.concatenate([self.xyxy, other.xyxy]), np.concatenate([self.class_id, other.class_id]),
+            np.concatenate([self.confidence, other.confidence]), self.names,
+            both("alt_class_id", lambda d, k: np.repeat(d.class_id[:, None], guesses, axis=1)),
+            both("alt_confidence", lambda d, k: np.zeros((k, guesses), np.float32)),
+            both("tile_score", lambda d, k: d.confidence),
+            both("on_top", lambda d, k: np.full(k, np.nan, np.float32)),
+            both("looked", lambda d, k: np.zeros(k, bool)))
 
     def scaled(self, sx: float, sy: float) -> "Detections":
         """Boxes multiplied by (sx, sy): from decoded pixels to full-resolution pixels."""

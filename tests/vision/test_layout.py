@@ -39,7 +39,7 @@ CASES = [
      "[123m1][EEEE]456p789sNN", []),
     ("rotated by 135 degrees in perspective", ["4p5p6p7s8s9sN N", "1m^2m3m #EE#"],
      {"angle_deg": 135, "tilt": 0.3}, "[123m1][EEEE]456p789sNN", []),
-    ("concealed tiles in two rows", ["1m2m3m4p5p6p7s", "8s9sEEENN N"], {}, "123m456p789sEEENN", []),
+    ("concealed tiles in two rows", ["1m2m3m4p5p6p7s", "8s9sEEEN N"], {}, "123m456p789sEEENN", []),
     ("kong made by adding a tile on top of the claimed one",
      ["4p5p6p7s8s9sN N", "1m^2m3m 9p9p^*9p"], {}, "[123m1][9999p6]456p789sNN", []),
     ("bonus tiles in line beyond the melds, another player's far off",

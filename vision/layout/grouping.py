@@ -36,6 +36,7 @@ SPLIT_ROW = 3.0          # the concealed tiles in two pieces of one row
 IGNORED_NEAR = 0.8       # per face-up tile left out, times exp(-distance / 2)
 JOIN_GAP = 0.7           # pieces of a row this close may still be one (a turned tile not seen as such)
 JOIN_COST = 0.5          # per narrow gap a reading bridges
+ROW_NEAR = 1.5           # tile widths: a piece of a row of the hand this close to it is part of it
 MAX_READINGS = 2000      # a safety net for a crowded table
 ALTERNATIVES_WITHIN = 6.0  # complete readings this much worse than the best are not kept
 MAX_ALTERNATIVES = 8
@@ -237,8 +238,19 @@ def _complete_readings(drafts: list[Reading], codes: list[str], pcs: list[Piece]
             for p in pcs:
                 if not p.joins and hand & set(p.tiles):
                     used |= p.mask
-            out.append(replace(r, complete=True, ignored=_ignored(ctx, r, used)))
+            if not _leaves_row_tiles(ctx, used):
+                out.append(replace(r, complete=True, ignored=_ignored(ctx, r, used)))
     return out
+
+
+def _leaves_row_tiles(ctx: _Context, used: int) -> bool:
+    """Whether a reading puts aside face-up tiles of a row of the hand lying next to it (a
+    real tile is never dropped to make the rest complete)."""
+    pcs = ctx.pcs
+    hand = [k for k in ctx.base if pcs[k].mask & used]
+    rows = {pcs[k].row for k in hand}
+    return any(pcs[k].face_up and pcs[k].row in rows and min(ctx.dist[k, hand]) < ROW_NEAR
+               for k in ctx.base if not pcs[k].mask & used)
 
 
 @dataclass(frozen=True)
@@ -296,7 +308,8 @@ def _ignored(ctx: _Context, r: Reading, used: int) -> tuple[int, ...]:
 def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
     """The plainest reading when no complete one exists: the piece with most face-up tiles
     is the concealed row, readable sets near it are melds, a single tile beside it the
-    winning one; face-down boxes among them are left out."""
+    winning one; every other face-up tile of a row of the hand near them is a concealed tile
+    (a hand that is not complete is shown whole); face-down boxes among them are left out."""
     pcs = [p for p in pieces(frame, codes)[0] if not p.joins]
     # a row counts by its face-up tiles: a stray face-down box at its end (a phantom at the
     # photo's edge) is set aside, and does not hand the hand to a lone tile elsewhere
@@ -314,8 +327,29 @@ def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
             elif shown[k] == 1 and win is None and p.row == pcs[conc].row:
                 win = k
                 used.add(k)
+    extra = _rest_of_rows(pcs, shown, used)
+    used |= set(extra)
     ignored = [t for k, p in enumerate(pcs) if k not in used for t in p.tiles]
-    ignored += [t for k in (conc, win) if k is not None for t in pcs[k].tiles if codes[t] == BACK]
+    ignored += [t for k in [conc, win] + extra if k is not None for t in pcs[k].tiles
+                if codes[t] == BACK]
     winning = next(t for t in pcs[win].tiles if codes[t] != BACK) if win is not None else None
-    return Reading(tuple(t for t in pcs[conc].tiles if codes[t] != BACK), tuple(melds), winning,
-                   False, tuple(ignored), False, -1e9, (conc,))
+    concealed = [t for k in [conc] + extra for t in pcs[k].tiles if codes[t] != BACK]
+    return Reading(tuple(concealed), tuple(melds), winning, False, tuple(ignored), False, -1e9,
+                   (conc,))
+
+
+def _rest_of_rows(pcs: list[Piece], shown: list[int], used: set[int]) -> list[int]:
+    """The pieces with face-up tiles in the rows of the hand (`used`) that lie next to the
+    hand (ROW_NEAR tile widths, step by step along the row)."""
+    rows = {pcs[k].row for k in used}
+    extra: list[int] = []
+    grown = True
+    while grown:
+        grown = False
+        for k, p in enumerate(pcs):
+            if k in used or k in extra or not shown[k] or p.row not in rows:
+                continue
+            if min(gap(p, pcs[j]) for j in list(used) + extra) < ROW_NEAR:
+                extra.append(k)
+                grown = True
+    return extra

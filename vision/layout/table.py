@@ -40,6 +40,7 @@ class LaidTile:
     box: tuple[float, float, float, float]
     confidence: float
     sideways: bool = False  # turned 90°: a claimed tile in a meld
+    looked_again: bool = False  # found by looking again at a gap in a row: check it first
 
     def __post_init__(self) -> None:
         if len(self.box) != 4:
@@ -385,21 +386,32 @@ def _nothing_to_read(codes: list[str]) -> str:
             + ": photograph the hand's suit and honour tiles")
 
 
+# A tile found by looking again at a row (vision/recognition/look.py) is shown doubtful
+# (under the page's LOW_CONFIDENCE), so that the player checks it first.
+LOOKED_CONFIDENCE = 0.45
+
+
 @dataclass(frozen=True)
 class _Found:
     """The photo's detections as plain arrays, and any of them as a `LaidTile`."""
     codes: list[str]
     xyxy: np.ndarray
     conf: np.ndarray
+    looked: np.ndarray
 
     @classmethod
     def of(cls, detections) -> _Found:
+        n = len(detections)
+        looked = np.zeros(n, bool) if detections.looked is None else np.asarray(detections.looked)
         return cls(list(detections.codes), np.asarray(detections.xyxy, np.float64),
-                   np.asarray(detections.confidence, np.float64))
+                   np.asarray(detections.confidence, np.float64), looked)
 
     def tile(self, t: int, sideways: bool = False, doubt: float = 1.0) -> LaidTile:
-        return LaidTile(self.codes[t], tuple(float(x) for x in self.xyxy[t]),
-                        float(np.clip(self.conf[t] * doubt, 0, 1)), sideways)
+        conf = float(np.clip(self.conf[t] * doubt, 0, 1))
+        if self.looked[t]:
+            conf = min(conf, LOOKED_CONFIDENCE)
+        return LaidTile(self.codes[t], tuple(float(x) for x in self.xyxy[t]), conf, sideways,
+                        bool(self.looked[t]))
 
     def tiles(self, index) -> tuple[LaidTile, ...]:
         return tuple(self.tile(t) for t in index)
