@@ -10,6 +10,7 @@ sets a variable before building a reader gets what it set. A bad value is a one-
     MAHJONG_LENS_GLYPHS      another glyph reader for flowers and seasons, or "none"
     MAHJONG_LENS_STACKING    another stack classifier, or "none": kongs judged by the boxes
     MAHJONG_LENS_DATA        the data folder (the ledger and the tile sets; ~/.mahjong-lens)
+    MAHJONG_LENS_CACHE       where the models optimised for this machine are kept, or "none"
 
 `cpu_session` is how every model of the app is run.
 """
@@ -33,6 +34,7 @@ CONF_ENV = "MAHJONG_LENS_CONF"
 GLYPH_ENV = "MAHJONG_LENS_GLYPHS"
 STACK_ENV = "MAHJONG_LENS_STACKING"
 DATA_ENV = "MAHJONG_LENS_DATA"
+CACHE_ENV = "MAHJONG_LENS_CACHE"
 # the variables that change how a photo is read, besides the detector's path
 READER_ENV = (CLASSIFIER_ENV, CONF_ENV)
 
@@ -85,10 +87,32 @@ QUIET_ENV = {"ORT_DISABLE_TELEMETRY": "1"}
 
 def cpu_session(path: str | os.PathLike, threads: int | None = None):
     """An onnxruntime session on the CPU, one operator at a time over `threads` (default:
-    the cores this process may use)."""
+    the cores this process may use). A committed model is read as optimised for this machine
+    when it was first loaded (vision/model_cache.py)."""
     os.environ.update(QUIET_ENV)
     import onnxruntime as ort  # imported here: `vision` loads without it for tests of types
 
+    from vision import model_cache
+
+    cached = model_cache.cached_model(path, ort.__version__)
+    if cached is not None and cached.is_file():
+        try:
+            return _session(ort, cached, threads, optimise=False)
+        except Exception:  # a damaged file, or another onnxruntime's: optimised again
+            model_cache.forget(cached)
+    spare = model_cache.spare_file(cached) if cached is not None else None
+    if spare is not None:
+        try:
+            session = _session(ort, path, threads, save_to=spare)
+        except Exception:  # the optimised graph could not be written: optimised anew below
+            model_cache.forget(spare)
+        else:
+            model_cache.keep(spare, cached)
+            return session
+    return _session(ort, path, threads)
+
+
+def _session(ort, path, threads: int | None, optimise: bool = True, save_to=None):
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads or cpu_count()
     options.inter_op_num_threads = 1
@@ -96,7 +120,11 @@ def cpu_session(path: str | os.PathLike, threads: int | None = None):
     # OpenCV work between them, which spinning workers take cores from (a 12 MP photo 1.23x
     # faster on 2 cores, the same readings; docs/experiments.md, "Pipeline changes")
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.graph_optimization_level = (ort.GraphOptimizationLevel.ORT_ENABLE_ALL if optimise
+                                        else ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+    if save_to is not None:
+        options.optimized_model_filepath = str(save_to)
+        options.log_severity_level = 3  # not its warning that the file suits this CPU only
     # One memory arena for every model of the process: the crop reader's first call reuses
     # the pages the finder's call already touched (a one-photo `detect`: 6,000 page faults
     # and about 10 ms of CPU less; the same outputs)
