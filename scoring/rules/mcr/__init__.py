@@ -63,7 +63,8 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
     text = format_hand(hand)
     if hand.winning is None:
         return _incomplete(hand, text, flowers)
-    best, facts = evaluate(hand, ctx, options)
+    table = table_for(options)  # once a hand: an options object hashes all its fields
+    best, facts = evaluate(hand, ctx, options, table)
     if best is None:
         if is_complete(hand):  # only as seven pairs with four identical tiles, which the options refuse
             return ScoreResult(rules="mcr", hand=text, valid=False, total=0, fans=(), payments=None,
@@ -71,7 +72,6 @@ def score(hand: Hand, ctx: WinContext, options: Options | None = None) -> ScoreR
                                       "(option seven_pairs_allow_four_of_a_kind=false)",
                                details={"flowers": flowers})
         return _incomplete(hand, text, flowers)
-    table = table_for(options)
     reading = best.reading
     names = {id(s): _name(s) for s in reading.sets}  # each set of the reading by identity
     # best.fans is in table rank order (points, then number: combine.apply_exclusions); flowers last

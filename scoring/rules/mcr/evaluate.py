@@ -23,6 +23,7 @@ from .combine import (
 from . import predicates_tiles as T
 from .fan_ids import FanId as F
 from .fans import Table, table_for
+from .predicates_sets import HONOUR_SUIT
 from .view import HandFacts, Reading
 
 _WITH_SETS = (Shape.STANDARD, Shape.KNITTED_STRAIGHT)
@@ -77,13 +78,15 @@ def reading_fans(facts: HandFacts, reading: Reading, table: Table, base: dict[in
     hits = dict(base)
     with_sets = reading.shape in _WITH_SETS
     has_kong = bool(reading.melded_kongs or reading.concealed_kongs)
-    for fid, detect in _detectors(table, with_sets, bool(reading.pungs), has_kong):
+    pungs = reading.pungs  # by key: honours (suit 3) last
+    has_honour_pung = bool(pungs) and pungs[-1][0][0] == HONOUR_SUIT
+    for fid, detect in _detectors(table, with_sets, bool(pungs), has_kong, has_honour_pung):
         found = detect(facts, reading)
         if found:
             hits[fid] = found
     if not with_sets:
         return hits
-    chows, pungs = reading.chows, reading.pungs
+    chows = reading.chows
     if len(chows) >= 2:
         pair = reading.pair_key if len(chows) == 4 else None
         _add_combinations(hits, chows, chow_combinations(table, tuple(k for k, _ in chows), pair),
@@ -97,11 +100,11 @@ def reading_fans(facts: HandFacts, reading: Reading, table: Table, base: dict[in
 
 
 @lru_cache(maxsize=256)
-def _detectors(table: Table, with_sets: bool, has_pung: bool, has_kong: bool) -> tuple:
+def _detectors(table: Table, with_sets: bool, has_pung: bool, has_kong: bool, has_honour_pung: bool) -> tuple:
     """(fan id, predicate) of the reading-level fans that can hold for such a reading."""
     scopes = ("reading", "sets") if with_sets else ("reading", "shape")
-    return tuple((f.id, f.detect) for scope in scopes for f in table.scope(scope)
-                 if (f.needs != "pung" or has_pung) and (f.needs != "kong" or has_kong))
+    held = {"": True, "pung": has_pung, "kong": has_kong, "honour_pung": has_honour_pung}
+    return tuple((f.id, f.detect) for scope in scopes for f in table.scope(scope) if held[f.needs])
 
 
 @lru_cache(maxsize=32)
@@ -117,12 +120,13 @@ def _add_combinations(hits: dict, sets: list, found, with_pair=frozenset(), pair
         hits.setdefault(fid, []).append(names)
 
 
-def evaluate(hand: Hand, ctx: WinContext, options) -> tuple[Evaluation | None, HandFacts | None]:
-    """The best reading of a complete hand, or (None, None) when it is not complete."""
+def evaluate(hand: Hand, ctx: WinContext, options, table: Table | None = None) -> tuple[Evaluation | None, HandFacts | None]:
+    """The best reading of a complete hand, or (None, None) when it is not complete.
+    `table`: table_for(options), when the caller has it."""
     decs = legal_decompositions(hand, options)
     if not decs:
         return None, None
-    table = table_for(options)
+    table = table or table_for(options)
     facts = HandFacts(hand, ctx, options)
     base = hand_level_fans(facts, table)
     seven_pairs = len(decs) > 1 and any(d.shape is Shape.SEVEN_PAIRS for d in decs)

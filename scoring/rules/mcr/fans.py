@@ -12,7 +12,7 @@ Scopes: `tiles` (mask of the kinds present → bool), `situation` (how it was wo
 straight), `shape` (seven pairs, thirteen orphans, honours-and-knitted) or `reading` (any);
 `chows2/3/4`, `chows4pair`, `pungs2/3/4`, `pung` (set keys → bool, combined by combine.py
 under principles 3 and 5); `post` (Chicken Hand and Flower Tiles, added last). `needs`
-(NEEDS_PUNG, NEEDS_KONG) lets the scorer skip predicates that cannot hold for a reading
+(NEEDS_PUNG, NEEDS_KONG, NEEDS_HONOUR_PUNG: a pung or kong of winds or dragons) lets the scorer skip predicates that cannot hold for a reading
 without pungs or kongs; it is a speed hint, never a rule.
 
 Exclusions are applied in table rank order (points, then number), and only by fans that
@@ -45,17 +45,19 @@ class Fan:
     excludes: frozenset[F] = frozenset()
     absorbs: tuple[tuple[F, int | None], ...] = ()
     pmgb_name: str = ""  # PyMahjongGB's English spelling, when it differs
-    needs: str = ""      # "pung" / "kong": the reading must hold one, else the predicate is skipped
+    needs: str = ""      # "pung" / "kong" / "honour_pung": the reading must hold one, else the predicate is skipped
 
 
-NEEDS_PUNG = {F.LITTLE_FOUR_WINDS, F.LITTLE_THREE_DRAGONS, F.FOUR_CONCEALED_PUNGS, F.ALL_EVEN_PUNGS,
-              F.THREE_CONCEALED_PUNGS, F.ALL_PUNGS, F.PREVALENT_WIND, F.SEAT_WIND, F.TWO_CONCEALED_PUNGS}
+NEEDS_PUNG = {F.FOUR_CONCEALED_PUNGS, F.ALL_EVEN_PUNGS, F.THREE_CONCEALED_PUNGS, F.ALL_PUNGS,
+              F.TWO_CONCEALED_PUNGS}
+NEEDS_HONOUR_PUNG = {F.LITTLE_FOUR_WINDS, F.LITTLE_THREE_DRAGONS, F.PREVALENT_WIND, F.SEAT_WIND}
 NEEDS_KONG = {F.FOUR_KONGS, F.THREE_KONGS, F.TWO_CONCEALED_KONGS, F.TWO_MELDED_KONGS, F.CONCEALED_KONG,
               F.MELDED_KONG, F.MIXED_KONGS}
 
 
 def _row(id_, name, zh, points, scope, detect, excludes=(), absorbs=(), pmgb=""):
-    needs = "pung" if id_ in NEEDS_PUNG else "kong" if id_ in NEEDS_KONG else ""
+    needs = ("pung" if id_ in NEEDS_PUNG else "kong" if id_ in NEEDS_KONG
+             else "honour_pung" if id_ in NEEDS_HONOUR_PUNG else "")
     return Fan(id_, name, zh, points, scope, detect, frozenset(excludes), tuple(absorbs), pmgb or name, needs)
 
 

@@ -314,12 +314,15 @@ def nine_gates(facts: HandFacts, r: Reading) -> list:
     first terminal pung of the reading: with `nine_gates_excludes_terminal_pungs=false`
     (preset china) Nine Gates absorbs only that Pung of Terminals and the other one still
     scores (PyMahjongGB); by default it excludes them all (seed)."""
-    if facts.hand.melds or r.shape is not Shape.STANDARD:
+    win = facts.win
+    if facts.hand.melds or r.shape is not Shape.STANDARD or win >= 27:
         return NONE
-    counts = list(facts.counts)
-    counts[facts.win] -= 1
-    base = facts.win - facts.win % 9 if facts.win < 27 else None
-    if base is None or tuple(counts[base:base + 9]) != _GATES or sum(counts) != 13:
+    base = win - win % 9
+    if facts.kinds != 511 << base:  # every kind of the one suit, and nothing else
+        return NONE
+    counts = list(facts.counts[base:base + 9])
+    counts[win - base] -= 1
+    if tuple(counts) != _GATES:
         return NONE
     terminal_pungs = [s for k, s in r.pungs if k[1] in (1, 9)]
     return [tuple(terminal_pungs[:1]) or _tiles_text(facts)]
