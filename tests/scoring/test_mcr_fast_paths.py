@@ -30,3 +30,53 @@ def test_kinds_text_random_masks(seed):
         kinds = rng.getrandbits(34)
         assert kinds_text(kinds) == _plain_text(kinds)
         assert kinds_text(kinds & SUITED) == _plain_text(kinds & SUITED)
+
+
+def _splits(c: list, honours: bool, pair: bool) -> bool:
+    """The plain search: the lowest tile is in a pung, the pair or a chow."""
+    i = next((k for k, n in enumerate(c) if n), None)
+    if i is None:
+        return not pair
+    tries = [((i,) * 3, pair)] + ([((i,) * 2, False)] if pair else [])
+    if not honours and i + 2 < len(c):
+        tries.append(((i, i + 1, i + 2), pair))
+    for tiles, left in tries:
+        rest = list(c)
+        for t in tiles:
+            rest[t] -= 1
+        if min(rest) >= 0 and _splits(rest, honours, left):
+            return True
+    return False
+
+
+def _chunks(size: int, most: int):
+    """Every suit of `size` kinds holding at most `most` tiles, 0..4 of a kind."""
+    if size == 0:
+        yield ()
+        return
+    for n in range(min(4, most) + 1):
+        for rest in _chunks(size - 1, most - n):
+            yield (n,) + rest
+
+
+@pytest.mark.parametrize("honours, size, most", [(False, 9, 8), (True, 7, 14)])
+def test_part_status_matches_the_plain_search(honours, size, most):
+    from scoring.rules.mcr.waiting import _part_status
+    for chunk in _chunks(size, most):
+        want = (1 if _splits(list(chunk), honours, False) else 0) | (2 if _splits(list(chunk), honours, True) else 0)
+        assert _part_status(chunk, honours) == want, chunk
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_part_status_on_full_suits(seed):
+    """Suits of 9 to 14 tiles, a fifth copy included (a wait on a tile the hand holds four of)."""
+    from scoring.rules.mcr.waiting import _part_status
+    rng = random.Random(seed)
+    for _ in range(3000):
+        chunk = [0] * 9
+        for _ in range(rng.randint(9, 14)):
+            chunk[rng.choice([k for k in range(9) if chunk[k] < 4])] += 1
+        if rng.random() < 0.1:
+            chunk[rng.randrange(9)] = 5
+        want = (1 if _splits(chunk, False, False) else 0) | (2 if _splits(chunk, False, True) else 0)
+        assert _part_status(tuple(chunk), False) == want, chunk

@@ -153,31 +153,40 @@ def _near(chunk, i: int, honours: bool) -> bool:
 
 @cache
 def _part_status(chunk: tuple[int, ...], honours: bool) -> int:
-    """Bit 1: the tiles split into sets; bit 2: into sets and exactly one pair; 0: neither."""
-    return (1 if _splits(list(chunk), honours, False) else 0) | (2 if _splits(list(chunk), honours, True) else 0)
+    """Bit 1: the tiles split into sets; bit 2: into sets and exactly one pair; 0: neither
+    (the number of tiles says which one to test)."""
+    size = sum(chunk) % 3
+    if size == 0:
+        return 1 if _sets_only(chunk, honours) else 0
+    if size == 2:
+        return 2 if _sets_and_pair(chunk, honours) else 0
+    return 0
 
 
-def _splits(c: list[int], honours: bool, pair: bool) -> bool:
-    i = next((k for k, n in enumerate(c) if n), None)
-    if i is None:
-        return not pair
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _splits(c, honours, pair)
-        c[i] += 3
-        if ok:
+def _sets_only(c: tuple[int, ...], honours: bool) -> bool:
+    """Do the tiles split into chows and pungs? Read from the lowest tile up: three equal
+    chows are three pungs, so a tile begins (its count, less the chows begun before that
+    take it) mod 3 chows and the rest are pungs."""
+    if honours:
+        return all(n % 3 == 0 for n in c)
+    back1 = back2 = 0  # chows begun one and two tiles back: each takes one of this tile
+    for n in c:
+        rest = n - back1 - back2
+        if rest < 0:
+            return False
+        back2, back1 = back1, rest % 3
+    return not back1 and not back2
+
+
+def _sets_and_pair(c: tuple[int, ...], honours: bool) -> bool:
+    """Do the tiles split into chows, pungs and one pair?"""
+    if honours:
+        return sum(1 for n in c if n % 3 == 2) == 1 and all(n % 3 != 1 for n in c)
+    # a chow's or a pung's tile numbers add up to a multiple of 3 and the pair's to twice
+    # its own: the pair's number is 2 x (the numbers' sum) mod 3
+    for i in range(2 * sum(i * n for i, n in enumerate(c)) % 3, len(c), 3):
+        if c[i] >= 2 and _sets_only(c[:i] + (c[i] - 2,) + c[i + 1:], False):
             return True
-    if pair and c[i] >= 2:
-        c[i] -= 2
-        ok = _splits(c, honours, False)
-        c[i] += 2
-        if ok:
-            return True
-    if not honours and i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-        ok = _splits(c, honours, pair)
-        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
-        return ok
     return False
 
 
