@@ -41,8 +41,14 @@ def cached_model(model: str | os.PathLike, ort_version: str) -> Path | None:
     if folder is None or model.parent != MODELS_DIR.resolve() or not model.is_file():
         return None
     info = model.stat()
-    key = f"{ort_version}|{info.st_size}|{info.st_mtime_ns}|{cpu_signature()}"
-    return folder / f"{model.stem}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.onnx"
+    # the install's folder apart, so that an install replaces only its own older files
+    where = _digest(str(model.parent), 8)
+    key = _digest(f"{ort_version}|{info.st_size}|{info.st_mtime_ns}|{cpu_signature()}", 16)
+    return folder / f"{model.stem}-{where}-{key}.onnx"
+
+
+def _digest(text: str, length: int) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:length]
 
 
 @functools.cache
@@ -50,7 +56,12 @@ def cpu_signature() -> str:
     """The CPU's model and instruction sets, which the optimised layouts depend on."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
-            lines = [line for line in info if line.startswith(("model name", "flags"))][:2]
+            lines = []
+            for line in info:  # the first processor's lines are enough
+                if line.startswith(("model name", "flags")):
+                    lines.append(line)
+                if len(lines) == 2 or (lines and not line.strip()):
+                    break
     except OSError:
         lines = []
     return "".join(lines) or f"{platform.machine()} {platform.processor()}"
@@ -74,8 +85,8 @@ def keep(written: Path, target: Path) -> None:
     try:
         if written.stat().st_size > 0:
             os.replace(written, target)
-            stem = target.stem.rsplit("-", 1)[0]
-            for old in target.parent.glob(f"{stem}-*.onnx"):
+            model_and_install = target.stem.rsplit("-", 1)[0]
+            for old in target.parent.glob(f"{model_and_install}-*.onnx"):
                 if old != target:
                     forget(old)
             return

@@ -65,3 +65,15 @@ def test_an_unwritable_cache_loads_the_model_as_it_is(loads, tmp_path, monkeypat
     monkeypatch.setenv(CACHE_ENV, str(blocker / "cache"))
     assert _read(cpu_session(DEFAULT_STACK_PATH)).shape == (2, 4)
     assert loads == [str(DEFAULT_STACK_PATH)]
+
+
+def test_an_installs_newer_model_replaces_only_its_own_older_file(loads, tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    kept = cached_model(DEFAULT_STACK_PATH, ort.__version__)
+    model, install, _ = kept.stem.split("-")
+    older, elsewhere = folder / f"{model}-{install}-0.onnx", folder / f"{model}-0-0.onnx"
+    for path in (older, elsewhere):
+        path.write_bytes(b"an older optimised model")
+    cpu_session(DEFAULT_STACK_PATH)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, elsewhere.name])
