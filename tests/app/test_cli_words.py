@@ -137,6 +137,9 @@ def test_an_error_is_said_without_pythons_errno(exc, line):
                   "onnxruntime", "vision")),
     # a typed hand: no photo reader
     (["score", "--hand", "123m456p789sEEESS", "--self-drawn"], ("numpy", "onnxruntime", "cv2", "vision")),
+    # tiles from a photo (the reader is built, the missing file is an error line): no
+    # grouping into a hand, no scorer's decompositions, no HEIC plugin for a JPEG
+    (["detect", "no-such-photo.jpg"], ("vision.layout.table", "scoring.decompose", "pillow_heif")),
 ])
 def test_a_command_imports_only_what_it_needs(argv, never):
     import subprocess
