@@ -175,11 +175,18 @@ def meld_set(meld: Meld) -> TileSet:
 _MELD_SET_KIND = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG}  # else one of the kongs
 
 
-def _counts(tiles) -> tuple[int, ...]:
+@lru_cache(maxsize=64)
+def tile_counts(tiles: tuple[str, ...]) -> tuple[int, ...]:
+    """How many of each of the 34 kinds `tiles` holds. Cached: a hand's closed tiles are
+    counted by the decomposition and again by the scorer that reads it."""
     c = [0] * 34
-    for t in tiles:
-        c[INDEX[t]] += 1
+    for i in map(INDEX.__getitem__, tiles):
+        c[i] += 1
     return tuple(c)
+
+
+def _counts(tiles) -> tuple[int, ...]:
+    return tile_counts(tuple(tiles))
 
 
 # --- shapes ------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ definition (docs/rules.md §1.4) holds.
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from ...decompose import SetKind, Shape
 from ...tiles import PLAYING
 from .predicates_sets import DRAGON_RANKS, HONOUR_SUIT, WIND_RANKS
@@ -73,7 +75,10 @@ def tile_hog(facts: HandFacts) -> list:
     if 4 not in facts.counts:
         return NONE
     kongs = {m.tile for m in facts.hand.melds if m.kind.is_kong}
-    return [(PLAYING[i],) for i, n in enumerate(facts.counts) if n == 4 and PLAYING[i] not in kongs]
+    return [(t,) for t in compress(PLAYING, map(_FOUR, facts.counts)) if t not in kongs]
+
+
+_FOUR = (4).__eq__
 
 
 # --- special shapes (reading scope) -----------------------------------------------------------

@@ -13,14 +13,17 @@ Flags dropped this way are reported in the result's details, never raised as err
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 from typing import NamedTuple
 
-from ...decompose import Decomposition, SetKind, Shape, TileSet
+from ...decompose import Decomposition, SetKind, Shape, TileSet, tile_counts
 from ...hand import Hand, MeldKind, WinContext
 from ...tiles import INDEX
 from ..flags import possible_context, unscored_blessing
 from .waiting import waits_only_on
+
+_BIT = {code: 1 << i for code, i in INDEX.items()}
 
 # PyMahjongGB's tile order (suits m, s, p, then E S W N Red Green White): it decides which
 # combination is tried first and which of two equal readings is kept (combine.py).
@@ -61,13 +64,9 @@ class HandFacts:
 
     def __init__(self, hand: Hand, ctx: WinContext, options) -> None:
         self.hand, self.ctx, self.options = hand, ctx, options
-        counts = [0] * 34
-        kinds = 0  # bit mask of the tile kinds present (predicates_tiles)
-        for t in hand.closed:
-            i = INDEX[t]
-            counts[i] += 1
-            kinds |= 1 << i
-        self.closed = list(counts)  # the concealed tiles and the winning tile
+        self.closed = tile_counts(hand.closed)  # the concealed tiles and the winning tile
+        counts = list(self.closed)
+        kinds = reduce(or_, map(_BIT.__getitem__, hand.closed))  # the kinds present (predicates_tiles)
         win = self.win = INDEX[hand.winning]
         in_closed = counts[win]
         for m in hand.melds:
