@@ -9,6 +9,9 @@ are lists of 34 ints, which keeps the decomposition search cheap.
 """
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from .errors import InvalidHandError
 
 SUITS = "mps"
@@ -138,23 +141,11 @@ def parse_tiles(text: str, *, allow_bonus: bool = False) -> list[str]:
 def format_tiles(codes, *, honours_as_letters: bool = True) -> str:
     """Codes → compact text, keeping the given order: ['1m','2m','5p','1z'] → '12m5pE'."""
     out: list[str] = []
-    run_suit = ""
-    run = ""
-    for code in codes:
-        s = code[1]
-        if s == "z" and honours_as_letters:
-            if run:
-                out.append(run + run_suit)
-                run, run_suit = "", ""
-            out.append(CODE_TO_LETTER[code])
-            continue
-        if s != run_suit and run:
-            out.append(run + run_suit)
-            run = ""
-        run_suit = s
-        run += code[0]
-    if run:
-        out.append(run + run_suit)
+    for suit_letter, run in groupby(codes, itemgetter(1)):  # each run of one suit
+        if suit_letter == "z" and honours_as_letters:
+            out.extend(map(CODE_TO_LETTER.__getitem__, run))
+        else:
+            out.append("".join(map(itemgetter(0), run)) + suit_letter)
     return "".join(out)
 
 

@@ -4,7 +4,7 @@ import random
 import pytest
 
 from scoring.rules.mcr.predicates_tiles import SUITED, kinds_text
-from scoring.tiles import PLAYING, format_tiles
+from scoring.tiles import CODE_TO_LETTER, PLAYING, TILES, format_tiles
 
 
 def _plain_text(kinds: int) -> str:
@@ -80,3 +80,39 @@ def test_part_status_on_full_suits(seed):
             chunk[rng.randrange(9)] = 5
         want = (1 if _splits(chunk, False, False) else 0) | (2 if _splits(chunk, False, True) else 0)
         assert _part_status(tuple(chunk), False) == want, chunk
+
+
+def _plain_format(codes, honours_as_letters=True) -> str:
+    """Tile by tile: digits gather until the suit changes; an honour is its letter."""
+    out, run, run_suit = [], "", ""
+    for code in codes:
+        if code[1] == "z" and honours_as_letters:
+            out.append((run + run_suit) if run else "")
+            run, run_suit = "", ""
+            out.append(CODE_TO_LETTER[code])
+            continue
+        if code[1] != run_suit and run:
+            out.append(run + run_suit)
+            run = ""
+        run_suit, run = code[1], run + code[0]
+    return "".join(out) + ((run + run_suit) if run else "")
+
+
+@pytest.mark.parametrize("codes, letters, text", [
+    ([], True, ""),
+    (["1m", "2m", "5p", "1z"], True, "12m5pE"),
+    (["1z", "1m", "1z", "7z"], True, "E1mEC"),
+    (["1z", "2z", "5p", "5p"], False, "12z55p"),
+    (["1f", "6f"], True, "16f"),
+    (["1m", "1p", "1m"], True, "1m1p1m"),
+])
+def test_format_tiles_cases(codes, letters, text):
+    assert format_tiles(codes, honours_as_letters=letters) == text == _plain_format(codes, letters)
+
+
+def test_format_tiles_random_runs():
+    rng = random.Random(5)
+    for _ in range(5000):
+        codes = [rng.choice(TILES) for _ in range(rng.randint(0, 16))]
+        for letters in (True, False):
+            assert format_tiles(iter(codes), honours_as_letters=letters) == _plain_format(codes, letters)
