@@ -9,7 +9,7 @@ __all__ = ["LaidMeld", "LaidTile", "TableLayout", "hand_tiles", "read_layout"]
 def __getattr__(name: str):
     """table.py's names, loaded when first asked for: a module that needs only geometry.py
     (the photo reader's second look at the rows) does not load the grouping and the scorer's
-    decompositions with it (about 35 ms of a `detect` command's start)."""
+    decompositions with it (20-25 ms of CPU of a `detect` command's start)."""
     if name in __all__:
         from vision.layout import table
 
