@@ -37,8 +37,8 @@ from scoring.errors import one_line
 from vision.jpeg import count_scans
 
 # pillow-heif, a Pillow plugin, is imported and registered only for a file that may be a
-# HEIC/HEIF (`register_heif`): its import costs 10-18 ms, a twentieth of a whole `detect`
-# of a JPEG. An install without it reads every other format; HEIC is then "unknown".
+# HEIC/HEIF (`register_heif`): its import costs about 10 ms of CPU, which a `detect` of a
+# JPEG need not pay. An install without it reads every other format; HEIC is then "unknown".
 HEIF = importlib.util.find_spec("pillow_heif") is not None
 
 # 12-64 MP pass: phones shoot 12 MP by default and 48-50 MP in their high-resolution modes

@@ -1,14 +1,14 @@
 """The committed models as onnxruntime optimised them for this machine, kept on disk.
 
 Optimising a model's graph at the full level (fused operators, the CPU's own NCHWc layouts)
-costs each process 35-40 ms of CPU per large model: a tenth of a one-photo `mahjong-lens
-detect`. The optimised graph is saved the first time a model is loaded and read as it is
-afterwards (15-17 ms; the same outputs). It holds layouts of this CPU and operators of this
-onnxruntime, so both name the file, with the model's size and time; only the models that
-come with mahjong-lens (`vision/models/`, about 26 MB) are kept, never one given by path. A
-file that does not load is removed and the model optimised again. The folder may be deleted
-at any time: $MAHJONG_LENS_CACHE, else $XDG_CACHE_HOME/mahjong-lens, else
-~/.cache/mahjong-lens; MAHJONG_LENS_CACHE=none keeps nothing.
+costs each process 27-39 ms of CPU per large model, and a one-photo `mahjong-lens detect`
+loads two. The optimised graph is saved the first time a model is loaded and read as it is
+afterwards (15-17 ms; the same outputs, bit for bit). It holds layouts of this CPU and
+operators of this onnxruntime, so both name the file, with the model's size and time; only
+the models that come with mahjong-lens (`vision/models/`, about 26 MB) are kept, never one
+given by path. A file that does not load is removed and the model optimised again. The
+folder may be deleted at any time: $MAHJONG_LENS_CACHE, else $XDG_CACHE_HOME/mahjong-lens,
+else ~/.cache/mahjong-lens; MAHJONG_LENS_CACHE=none keeps nothing.
 """
 from __future__ import annotations
 
