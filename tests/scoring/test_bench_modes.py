@@ -18,3 +18,11 @@ def test_bench_mode_reports_a_rate(mode, unit):
     assert done.returncode == 0, done.stderr
     rate = re.search(rf"(\d+) {unit} \(median round\)", done.stdout)
     assert rate and int(rate.group(1)) > 0, done.stdout
+
+
+def test_bench_counts_bytecodes_per_hand():
+    done = subprocess.run([sys.executable, "-m", "scripts.bench_mcr", "--bytecodes", "--count", "30"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    counted = re.search(r"(\d+) bytecodes a hand, ([\d.]+) Python calls", done.stdout)
+    assert counted and int(counted.group(1)) > 100 and float(counted.group(2)) > 10, done.stdout
