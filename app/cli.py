@@ -73,8 +73,8 @@ def _lang_flag(argv: list[str]) -> str | None:
 
 # numpy's OpenBLAS starts a thread per core when numpy is imported, which cost a one-photo
 # `detect` about 70 ms of its 530 ms of CPU; no command needs BLAS threads (the models run
-# in onnxruntime's own). Set before numpy loads (no command imports it before `run`); a value
-# the user set is kept.
+# in onnxruntime's own; the page that `app` starts inherits it). Set before numpy loads (no
+# command imports it before `run`); a value the user set is kept.
 QUIET_BLAS = {"OPENBLAS_NUM_THREADS": "1"}
 
 
