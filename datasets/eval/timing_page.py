@@ -72,10 +72,12 @@ def _one(browser, url: str, photo: Path) -> float:
 
 
 @contextlib.contextmanager
-def _server(root: Path):
-    """The page of the tree at `root` served on loopback (its own HOME and data): yields its
-    URL; stopped after."""
+def _server(root: Path, prepare=None):
+    """The page of the tree at `root` served on loopback (its own HOME and data folder, given
+    to `prepare` first when there is one): yields its URL; stopped after."""
     with tempfile.TemporaryDirectory() as home:
+        if prepare is not None:
+            prepare(Path(home) / "data")
         proc, url = _start(root, Path(home))
         try:
             yield url
@@ -85,13 +87,14 @@ def _server(root: Path):
 
 
 @contextlib.contextmanager
-def served(roots: dict[str, Path]):
-    """The page of each tree in `roots` (name -> tree) served by its own server, and one
-    Debian chromium: yields (browser, name -> url); all stopped after."""
+def served(roots: dict[str, Path], prepare=None):
+    """The page of each tree in `roots` (name -> tree) served by its own server (its data
+    folder given to `prepare` first), and one Debian chromium: yields (browser, name -> url);
+    all stopped after."""
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with contextlib.ExitStack() as stack:
-        urls = {name: stack.enter_context(_server(root)) for name, root in roots.items()}
+        urls = {name: stack.enter_context(_server(root, prepare)) for name, root in roots.items()}
         pw = stack.enter_context(sync_playwright())
         yield pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS), urls
 

@@ -1,6 +1,7 @@
 """The page in a real browser: seconds from a tap until the page has drawn what it changed.
 
-    python -m datasets.eval.timing taps PHOTO [--repeat 7] [--root DIR] [--before DIR] [--json OUT]
+    python -m datasets.eval.timing taps PHOTO [--repeat 7] [--hands N] [--root DIR] [--before DIR]
+        [--json OUT]
 
 Starts `mahjong-lens app` on 127.0.0.1 with the committed models (the tree at `--root`,
 default this one), opens it in Debian's chromium through playwright on a phone's screen
@@ -11,7 +12,9 @@ turn), who discarded (South and West in turn), and on the Practice page (a seede
 tile of the player's hand and its discard. A time runs from the click until the page shows
 what the tap changed, drawn by the server (the tile framed as selected, the new tile, the
 discarder paying the most, the discarded tile gone from the hand), with the script at rest,
-both read on the page's own clock. Medians printed. With `--before DIR` that tree's page
+both read on the page's own clock; `--hands N` puts N hands in tonight's ledger first (a
+night in progress, its table and totals on the page). Medians printed. With `--before DIR`
+that tree's page
 is served too and the two take their rounds in turn, so that a load on the machine weighs
 on both alike: their medians and ratio.
 """
@@ -82,16 +85,15 @@ def _score_round(page, turn: int) -> dict[str, float]:
 def _practice_turn(page) -> dict[str, float]:
     """Play on to the player's own turn (passing on claims, a new hand when one ends), then a
     tile of the hand and its discard."""
+    tile = page.locator('[class*="st-key-ptile__"] button:not([disabled])').last
     while True:
-        claims = page.locator('[class*="st-key-pmove__"] button')
         if page.get_by_text("Hand over").count():
             page.locator(".st-key-pnew button").click()
-        elif claims.count():
-            page.locator('[class*="__pass"] button').first.click()
-        else:
+        elif tile.count():  # the player's turn (a declaration offered beside it is let be)
             break
+        else:  # a claim offered on another's discard: passed
+            page.locator('[class*="st-key-pmove__"][class*="__pass"] button').first.click()
         _settle(page)
-    tile = page.locator('[class*="st-key-ptile__"] button:not([disabled])').last
     key = tile.evaluate("b => b.closest('[class*=\"st-key-ptile__\"]').className")
     number = key.split("st-key-ptile__")[1].split("__")[0]
     return {"practice tile": _tap(page, "practice tile", tile.click, number),
@@ -124,11 +126,28 @@ def _practice_page(browser, url: str):
     return page
 
 
-def tap_seconds(photo: Path, repeat: int, roots: dict[str, Path]) -> dict[str, dict[str, list[float]]]:
-    """Kind of tap -> tree -> seconds, `repeat` of each after one round to warm up; the
-    trees' pages take their rounds in turn."""
+def night_of(hands: int):
+    """What fills a data folder's ledger with `hands` hands of tonight (MCR, 9 points won on
+    a discard, each seat winning in turn), as a night in progress shows them."""
+    def fill(data: Path) -> None:
+        from app.ledger import HandEntry, Ledger
+        ledger = Ledger(data)
+        night = ledger.current_night()
+        for i in range(hands):
+            winner, discarder = "ESWN"[i % 4], "ESWN"[(i + 1) % 4]
+            amounts = {seat: -8 for seat in "ESWN"} | {winner: 33, discarder: -17}
+            ledger.add_hand(night, HandEntry(rules="mcr", notation="[123m]456p789m111z2z2z",
+                                             total=9, winner=winner, amounts=amounts,
+                                             discarder=discarder, preset="wmo"), f"night-{i}")
+    return fill
+
+
+def tap_seconds(photo: Path, repeat: int, roots: dict[str, Path],
+                hands: int = 0) -> dict[str, dict[str, list[float]]]:
+    """Kind of tap -> tree -> seconds, `repeat` of each after one round to warm up, with
+    `hands` hands in tonight's ledger; the trees' pages take their rounds in turn."""
     times = {kind: {name: [] for name in roots} for kind in KINDS}
-    with served(roots) as (browser, urls):
+    with served(roots, night_of(hands)) as (browser, urls):
         for start, play in ((lambda url: _score_page(browser, url, photo), _score_round),
                             (lambda url: _practice_page(browser, url), lambda page, _turn: _practice_turn(page))):
             pages = {name: start(url) for name, url in urls.items()}
@@ -149,9 +168,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
                         help="the tree whose page is timed")
     parser.add_argument("--before", type=Path, help="a tree timed in turn with --root, for a ratio")
+    parser.add_argument("--hands", type=int, default=0, help="hands already in tonight's ledger")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    times = tap_seconds(args.photo.resolve(), args.repeat, trees(args.root, args.before))
+    times = tap_seconds(args.photo.resolve(), args.repeat, trees(args.root, args.before), args.hands)
     out = {kind: say(kind, by_tree) for kind, by_tree in times.items()}
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
