@@ -13,6 +13,7 @@ from functools import lru_cache
 from ...decompose import Decomposition, Shape, decompositions
 from ...hand import Hand, WinContext
 from ...tiles import format_tiles
+from . import predicates_tiles as T
 from .combine import (
     apply_exclusions,
     chow_combinations,
@@ -20,7 +21,6 @@ from .combine import (
     rank_key,
     single_pung_fans,
 )
-from . import predicates_tiles as T
 from .fan_ids import FanId as F
 from .fans import Table, table_for
 from .predicates_sets import HONOUR_SUIT
@@ -120,7 +120,8 @@ def _add_combinations(hits: dict, sets: list, found, with_pair=frozenset(), pair
         hits.setdefault(fid, []).append(names)
 
 
-def evaluate(hand: Hand, ctx: WinContext, options, table: Table | None = None) -> tuple[Evaluation | None, HandFacts | None]:
+def evaluate(hand: Hand, ctx: WinContext, options,
+             table: Table | None = None) -> tuple[Evaluation | None, HandFacts | None]:
     """The best reading of a complete hand, or (None, None) when it is not complete.
     `table`: table_for(options), when the caller has it."""
     decs = legal_decompositions(hand, options)

@@ -12,8 +12,9 @@ Scopes: `tiles` (mask of the kinds present → bool), `situation` (how it was wo
 straight), `shape` (seven pairs, thirteen orphans, honours-and-knitted) or `reading` (any);
 `chows2/3/4`, `chows4pair`, `pungs2/3/4`, `pung` (set keys → bool, combined by combine.py
 under principles 3 and 5); `post` (Chicken Hand and Flower Tiles, added last). `needs`
-(NEEDS_PUNG, NEEDS_KONG, NEEDS_HONOUR_PUNG: a pung or kong of winds or dragons) lets the scorer skip predicates that cannot hold for a reading
-without pungs or kongs; it is a speed hint, never a rule.
+(NEEDS_PUNG, NEEDS_KONG, NEEDS_HONOUR_PUNG: a pung or kong of winds or dragons) lets the
+scorer skip predicates that cannot hold for a reading without such a set; it is a speed
+hint, never a rule.
 
 Exclusions are applied in table rank order (points, then number), and only by fans that
 survive, so "A excludes B, B excludes C" does not remove C unless A lists it too: every
@@ -45,7 +46,8 @@ class Fan:
     excludes: frozenset[F] = frozenset()
     absorbs: tuple[tuple[F, int | None], ...] = ()
     pmgb_name: str = ""  # PyMahjongGB's English spelling, when it differs
-    needs: str = ""      # "pung" / "kong" / "honour_pung": the reading must hold one, else the predicate is skipped
+    needs: str = ""      # "pung" / "kong" / "honour_pung": the reading must hold one, else
+                         # the predicate is skipped
 
 
 NEEDS_PUNG = {F.FOUR_CONCEALED_PUNGS, F.ALL_EVEN_PUNGS, F.THREE_CONCEALED_PUNGS, F.ALL_PUNGS,
