@@ -120,8 +120,8 @@ def say(label: str, times: dict[str, list[float]]) -> dict:
     """Print the medians of each tree (and after / before), return them with the times."""
     out = {name: {"median_s": round(float(np.median(v)), 3), "seconds": [round(s, 3) for s in v]}
            for name, v in times.items()}
-    line = "; ".join(f"{name} median {row['median_s']:.2f} s ({', '.join(f'{s:.2f}' for s in row['seconds'])})"
-                     for name, row in out.items())
+    line = "; ".join(f"{name} median {row['median_s']:.2f} s "
+                     f"({', '.join(f'{s:.2f}' for s in row['seconds'])})" for name, row in out.items())
     if {"before", "after"} <= out.keys():
         out["ratio"] = round(out["after"]["median_s"] / out["before"]["median_s"], 2)
         line += f"; after / before {out['ratio']:.2f}"

@@ -86,7 +86,7 @@ def _score_round(page, turn: int) -> dict[str, float]:
                 f"{name} discarded", exact=True).click, seat)}
 
 
-def _practice_turn(page) -> dict[str, float]:
+def _practice_turn(page, _turn: int) -> dict[str, float]:
     """Play on to the player's own turn (passing on claims, a new hand when one ends), then a
     tile of the hand and its discard."""
     tile = page.locator('[class*="st-key-ptile__"] button:not([disabled])').last
@@ -153,7 +153,7 @@ def tap_seconds(photo: Path, repeat: int, roots: dict[str, Path],
     times = {kind: {name: [] for name in roots} for kind in KINDS}
     with served(roots, night_of(hands)) as (browser, urls):
         for start, play in ((lambda url: _score_page(browser, url, photo), _score_round),
-                            (lambda url: _practice_page(browser, url), lambda page, _turn: _practice_turn(page))):
+                            (lambda url: _practice_page(browser, url), _practice_turn)):
             pages = {name: start(url) for name, url in urls.items()}
             for turn in range(repeat + 1):
                 for name, page in pages.items():

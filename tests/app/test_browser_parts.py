@@ -78,10 +78,11 @@ def parts_drawn(deltas: list[tuple[str, str]]) -> set[str]:
             if key.startswith(prefix)}
 
 
-def tapped(page, deltas: Deltas, target: str, shown: str) -> list[tuple[str, str]]:
-    """The deltas drawn by one tap on `target`, once the page shows `shown` at rest."""
+def tapped(page, deltas: Deltas, target, shown: str) -> list[tuple[str, str]]:
+    """The deltas drawn by one tap on `target` (a locator), once the page shows `shown`
+    (JS) at rest."""
     deltas.take()
-    page.locator(target).first.click()
+    target.click()
     page.wait_for_function(f"() => {shown} && document.querySelector('{IDLE}') !== null",
                            timeout=30_000)
     return deltas.take()
@@ -96,7 +97,7 @@ def test_a_tap_on_the_score_page_redraws_only_its_parts(app_server, stub_model, 
     page.wait_for_selector('[class*="st-key-tile__win__hand__5__9p__"]', timeout=30_000)
     settle(page)
     for name, target, shown, parts in TAPS:
-        drawn = tapped(page, deltas, target, shown)
+        drawn = tapped(page, deltas, page.locator(target).first, shown)
         whole = [key for fragment, key in drawn if not fragment]
         if parts is None:  # "Next hand", which replaces the button, drawn in a run of the whole page
             first = [key for _fragment, key in drawn].index("next_hand")
@@ -106,28 +107,18 @@ def test_a_tap_on_the_score_page_redraws_only_its_parts(app_server, stub_model, 
         assert parts_drawn(drawn) == parts, name
 
 
-def test_a_practice_discard_redraws_the_table_alone(app_server, new_page):
+def test_a_practice_tap_redraws_the_table_alone(app_server, new_page):
     page = new_page(viewport={"width": 390, "height": 844})
     deltas = Deltas(page)
     page.goto(app_server({}) + "practice")
     settle(page)
-    seed = page.get_by_label("Seed")
-    seed.fill("11")
-    seed.press("Enter")
-    settle(page)
-    page.locator(".st-key-preplay button").click()
-    settle(page)
     tile = page.locator('[class*="st-key-ptile__"] button:not([disabled])').last
-    key = tile.evaluate("b => b.closest('[class*=\"st-key-ptile__\"]').className")
-    number = key.split("st-key-ptile__")[1].split("__")[0]
-    for target, shown in ((tile, f"document.querySelector('[class*=\"st-key-ptile__{number}__\"][class*=\"__sel__\"]')"
-                                 " !== null && document.querySelector('.st-key-pdiscard') !== null"),
-                          (page.locator(".st-key-pdiscard button"),
-                           f"document.querySelector('[class*=\"st-key-ptile__{number}__\"]') === null")):
-        deltas.take()
-        target.click()
-        page.wait_for_function(f"() => {shown} && document.querySelector('{IDLE}') !== null",
-                               timeout=30_000)
-        drawn = deltas.take()
+    number = tile.evaluate("b => b.closest('[class*=\"st-key-ptile__\"]').className"
+                           ).split("st-key-ptile__")[1].split("__")[0]
+    own = f"document.querySelector('[class*=\"st-key-ptile__{number}__\"]')"
+    # the player's tile (chosen), then its discard (gone from the hand)
+    for target, shown in ((tile, f"{own}.className.includes('__sel__')"),
+                          (page.locator(".st-key-pdiscard button"), f"{own} === null")):
+        drawn = tapped(page, deltas, target, shown)
         assert drawn and all(fragment for fragment, _key in drawn), "the whole page ran"
         assert len({fragment for fragment, _key in drawn}) == 1
