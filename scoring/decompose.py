@@ -152,13 +152,27 @@ def _suit_sets(chunk: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[
     share them; within one decomposition every set is still its own object."""
     out = []
     for pairs, split in _suit_splits_at(chunk, base, honours):
-        body = tuple(_tileset(k, i) for k, i in sorted(split, key=_split_order) if k != "q")
+        body = _sets_of([x for x in split if x[0] != "q"], _split_order)
         pair = next((_tileset(k, i) for k, i in split if k == "q"), None)
         out.append((pairs, body, pair))
     return tuple(out)
 
 
-def _tileset(kind: str, index: int) -> TileSet:
+def _sets_of(split, key) -> tuple[TileSet, ...]:
+    """The sets of a split in the order `key` gives; equal sets of it are distinct objects."""
+    copies: dict = {}
+    out = []
+    for item in sorted(split, key=key):
+        copy = copies[item] = copies.get(item, -1) + 1
+        out.append(_tileset(*item, copy))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _tileset(kind: str, index: int, copy: int = 0) -> TileSet:
+    """A set of the concealed tiles, one object shared by every hand that holds it: sets are
+    immutable. `copy` tells equal sets of one decomposition apart (two 123m chows, two pairs
+    of four 5p): a scorer may name a set by its identity."""
     t = PLAYING[index]
     if kind == "c":
         return TileSet(SetKind.CHOW, (t, PLAYING[index + 1], PLAYING[index + 2]), True)
@@ -242,7 +256,7 @@ def _split_order(item: tuple[str, int]) -> tuple[bool, int, str]:
 def _seven_pairs(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition]:
     if hand.melds or 1 in closed or 3 in closed:  # an odd count (counts are 0..4)
         return []
-    sets = tuple(TileSet(SetKind.PAIR, (PLAYING[i],) * 2, True) for i, n in enumerate(closed) for _ in range(n // 2))
+    sets = tuple(_tileset("q", i, copy) for i, n in enumerate(closed) for copy in range(n // 2))
     return _placements(Shape.SEVEN_PAIRS, sets, hand.winning)[:1]
 
 
@@ -280,7 +294,7 @@ def _knitted_straight(hand: Hand, closed: tuple[int, ...]) -> list[Decomposition
             rest[i] -= 1
         knitted = TileSet(SetKind.KNITTED, tuple(PLAYING[i] for i in sorted(pattern)), True)
         for split in _standard_splits(tuple(rest)):
-            sets = declared + (knitted,) + tuple(_tileset(k, i) for k, i in sorted(split, key=lambda x: x[0] == "q"))
+            sets = declared + (knitted,) + _sets_of(split, lambda x: x[0] == "q")
             out.extend(_placements(Shape.KNITTED_STRAIGHT, sets, hand.winning))
     return out
 

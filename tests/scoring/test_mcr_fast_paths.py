@@ -4,6 +4,7 @@ import random
 import pytest
 
 from scoring.rules.mcr.predicates_tiles import SUITED, kinds_text
+from scoring.hand import WinContext
 from scoring.tiles import CODE_TO_LETTER, PLAYING, TILES, format_tiles
 
 
@@ -116,3 +117,20 @@ def test_format_tiles_random_runs():
         codes = [rng.choice(TILES) for _ in range(rng.randint(0, 16))]
         for letters in (True, False):
             assert format_tiles(iter(codes), honours_as_letters=letters) == _plain_format(codes, letters)
+
+
+@pytest.mark.parametrize("notation, equal", [
+    ("123m123m456p789s5s5s", ("123m", "123m")),        # two equal chows
+    ("[123m]123m123m789s5s5s", ("123m", "123m")),      # and a declared one besides
+    ("1122m5555p6677sEE", ("55p", "55p")),             # four of a kind as two pairs
+])
+def test_equal_sets_of_a_decomposition_are_distinct(notation, equal):
+    """Sets are shared between hands, but a scorer names a set by its identity: two equal
+    sets of one decomposition must be two objects, and both named."""
+    from scoring.decompose import decompositions
+    from scoring.hand import parse_hand
+    from scoring.rules.mcr import PRESETS, score
+    hand = parse_hand(notation)
+    for d in decompositions(hand):
+        assert len({id(s) for s in d.sets}) == len(d.sets)
+    assert score(hand, WinContext(self_drawn=True), PRESETS["china"]).details["sets"].count(equal[0]) == len(equal)
