@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from ...decompose import Decomposition, Shape, decompositions
 from ...hand import Hand, WinContext
@@ -27,6 +28,7 @@ from .predicates_sets import HONOUR_SUIT
 from .view import HandFacts, Reading
 
 _WITH_SETS = (Shape.STANDARD, Shape.KNITTED_STRAIGHT)
+_key = itemgetter(0)  # a reading's (key, set) pair's key
 
 
 @dataclass
@@ -89,10 +91,10 @@ def reading_fans(facts: HandFacts, reading: Reading, table: Table, base: dict[in
     chows = reading.chows
     if len(chows) >= 2:
         pair = reading.pair_key if len(chows) == 4 else None
-        _add_combinations(hits, chows, chow_combinations(table, tuple(k for k, _ in chows), pair),
+        _add_combinations(hits, chows, chow_combinations(table, tuple(map(_key, chows)), pair),
                           _pair_fans(table), reading.pair)
     if len(pungs) >= 2:
-        _add_combinations(hits, pungs, pung_combinations(table, tuple(k for k, _ in pungs)))
+        _add_combinations(hits, pungs, pung_combinations(table, tuple(map(_key, pungs))))
     for key, s in pungs:
         for fid in single_pung_fans(table, key):
             hits.setdefault(fid, []).append((s,))

@@ -14,7 +14,7 @@ Flags dropped this way are reported in the result's details, never raised as err
 from __future__ import annotations
 
 from functools import lru_cache, reduce
-from operator import or_
+from operator import itemgetter, or_
 from typing import NamedTuple
 
 from ...decompose import Decomposition, SetKind, Shape, TileSet, tile_counts
@@ -69,11 +69,18 @@ class HandFacts:
         kinds = reduce(or_, map(_BIT.__getitem__, hand.closed))  # the kinds present (predicates_tiles)
         win = self.win = INDEX[hand.winning]
         in_closed = counts[win]
+        n_melded = 0  # declared sets other than concealed kongs
         for m in hand.melds:
-            i = INDEX[m.tiles[0]]  # a chow's other tiles are the next two kinds
-            for t in m.tiles:
-                counts[INDEX[t]] += 1
-            kinds |= 7 << i if m.kind is MeldKind.CHOW else 1 << i
+            i = INDEX[m.tiles[0]]
+            if m.kind is MeldKind.CHOW:  # a chow's other tiles are the next two kinds
+                counts[i] += 1
+                counts[i + 1] += 1
+                counts[i + 2] += 1
+                kinds |= 7 << i
+            else:
+                counts[i] += len(m.tiles)
+                kinds |= 1 << i
+            n_melded += not m.concealed
         self.counts = counts
         self.kinds = kinds
         in_melds = counts[win] - in_closed
@@ -82,7 +89,6 @@ class HandFacts:
         # the other three copies in declared sets: the last copy, whatever the flag says
         fourth = possible.fourth_tile or (in_melds == 3 and options.last_tile_auto_from_melds)
         kong = possible.kong
-        n_melded = sum(1 for m in hand.melds if not m.concealed)
         self.situation = Situation(ctx.self_drawn, ctx.last_tile, kong, fourth, n_melded)
         self._unique_wait = None
 
@@ -202,5 +208,4 @@ def set_traits(kind: SetKind, tiles: tuple[str, ...]) -> int:
     return out
 
 
-def _first(item):
-    return item[0]
+_first = itemgetter(0)  # a (key, set) pair's key
