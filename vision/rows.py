@@ -137,6 +137,16 @@ def row_pitch(along: np.ndarray, boxes: np.ndarray) -> float:
 
 
 
+def local_steps(along: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The steps between neighbouring boxes of a row (in order along it), each over the two
+    boxes' own width and then over the row's typical such step: 1 for touching tiles, 2 for
+    a hole of one tile, whatever the perspective (a near tile is wider and so is its step)."""
+    width = boxes[:, 2] - boxes[:, 0]
+    ratio = np.diff(along) / np.maximum((width[1:] + width[:-1]) / 2, 1e-9)
+    near = ratio[(ratio > 0.5) & (ratio < NEIGHBOURS)]  # two boxes on one tile are no step
+    return ratio / (float(np.median(near)) if len(near) else 1.1)
+
+
 HALF = 0.7  # a box under this share of a tile's area may be half of one tile
 
 

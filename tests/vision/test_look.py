@@ -106,9 +106,19 @@ def test_a_weak_box_is_enough_to_look():
 ])
 def test_the_ends_of_a_row_and_a_tile_set_apart_gain_nothing(rows):
     laid = detections(rows)
-    assert places(laid.xyxy, laid.codes) == []
-    seen, _ = read(laid, laid, finds="everywhere")
+    assert places(laid.xyxy, laid.codes) == []  # no hole: nothing is looked at between tiles
+    seen, _ = read(laid, laid)  # one short: the ends are looked at, and the table is bare
     assert len(seen) == len(laid)
+
+
+def test_the_ends_are_looked_at_only_when_the_hand_is_one_tile_short():
+    laid = detections(ROW14)
+    seen, layout = read(laid, without(laid, 13))
+    assert layout.hand is not None and int(seen.looked.sum()) == 1
+    complete = detections(["1m2m3m4m5m6m7m8m9m1p1p1p2p 2p"])  # the winning tile set apart
+    assert read_layout(complete).hand is not None
+    seen, _ = read(complete, complete, finds="everywhere")
+    assert len(seen) == len(complete)
 
 
 @pytest.mark.parametrize("lift", [0.5, 0.9, 1.5])
