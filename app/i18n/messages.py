@@ -102,6 +102,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("{n} tiles read as not part of the hand"),
     N_("reading {said} (the reader's next guess) makes a complete hand: {hand}"),
     N_("{n} doubtful tiles left out to make a complete hand"),
+    N_("{n} tiles found by looking again at a gap in a row: check them first"),
     # a win condition the tiles rule out (scoring.rules.flags)
     N_("kong: no kong was declared, so no replacement tile"),
     N_("kong: the winner holds a copy of the tile, so it cannot be a robbed kong"),

@@ -89,6 +89,7 @@ def test_a_row_with_a_tile_lost_reads_as_the_complete_hand(fault):
     assert looked and all(t.confidence <= LOOKED_CONFIDENCE for t in looked)
     assert all(box_iou(t.box, laid.xyxy).max() > 0.99 for t in looked)  # whole tiles
     assert layout.to_dict()["concealed"][0].keys() >= {"looked_again"}
+    assert f"{len(looked)} tiles found by looking again at a gap in a row: check them first" in layout.notes
 
 
 def test_a_weak_box_is_enough_to_look():

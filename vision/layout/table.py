@@ -439,6 +439,9 @@ def _layout(best: _Candidate | None, others: list[_Candidate], detections) -> Ta
               for alt, s in list(zip(alternatives, scores[1:]))[:3]]
     bonus, bonus_score = bonus_tiles(found.xyxy, found.codes, in_hand, frame.angle)
     notes += _left_out(found.codes, in_hand, bonus, bonus_score)
+    looked = int(found.looked[in_hand].sum()) if in_hand else 0
+    if looked:
+        notes.append(f"{looked} tiles found by looking again at a gap in a row: check them first")
     confidence = float(1 / np.exp(np.array(scores) - r.score).sum()) if hand is not None else 0.0
     hand_conf = float(found.conf[in_hand].mean()) if in_hand else 0.0
     used = set(in_hand) | set(bonus)
