@@ -37,6 +37,7 @@ IGNORED_NEAR = 0.8       # per face-up tile left out, times exp(-distance / 2)
 JOIN_GAP = 0.7           # pieces of a row this close may still be one (a turned tile not seen as such)
 JOIN_COST = 0.5          # per narrow gap a reading bridges
 ROW_NEAR = 2.5           # tile widths: a piece of a row of the hand this close to it is part of it
+HAND_TILES = 14          # a hand's tiles, a kong counted as 3
 MAX_READINGS = 2000      # a safety net for a crowded table
 ALTERNATIVES_WITHIN = 6.0  # complete readings this much worse than the best are not kept
 MAX_ALTERNATIVES = 8
@@ -327,7 +328,8 @@ def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
             elif shown[k] == 1 and win is None and p.row == pcs[conc].row:
                 win = k
                 used.add(k)
-    extra = _rest_of_rows(pcs, shown, used)
+    room = HAND_TILES - shown[conc] - (win is not None) - 3 * len(melds)
+    extra = _rest_of_rows(pcs, shown, used, room)
     used |= set(extra)
     ignored = [t for k, p in enumerate(pcs) if k not in used for t in p.tiles]
     ignored += [t for k in [conc, win] + extra if k is not None for t in pcs[k].tiles
@@ -338,18 +340,20 @@ def fallback(frame: RowFrame, codes: list[str]) -> Reading | None:
                    (conc,))
 
 
-def _rest_of_rows(pcs: list[Piece], shown: list[int], used: set[int]) -> list[int]:
-    """The pieces with face-up tiles in the rows of the hand (`used`) that lie next to the
-    hand (ROW_NEAR tile widths, step by step along the row)."""
+def _rest_of_rows(pcs: list[Piece], shown: list[int], used: set[int], room: int) -> list[int]:
+    """The pieces of two or more face-up tiles in the rows of the hand (`used`) that lie next
+    to the hand (ROW_NEAR tile widths, step by step along the row), nearest first, while they
+    fit in the `room` a hand has left (more than 14 tiles, a kong counted as 3, are no hand).
+    A lone tile beside the hand is more often a flower set apart, misread, than a tile of
+    it (chosen so on the development scenes: docs/experiments.md)."""
     rows = {pcs[k].row for k in used}
     extra: list[int] = []
-    grown = True
-    while grown:
-        grown = False
-        for k, p in enumerate(pcs):
-            if k in used or k in extra or not shown[k] or p.row not in rows:
-                continue
-            if min(gap(p, pcs[j]) for j in list(used) + extra) < ROW_NEAR:
-                extra.append(k)
-                grown = True
-    return extra
+    while True:
+        near = [(min(gap(p, pcs[j]) for j in list(used) + extra), k) for k, p in enumerate(pcs)
+                if k not in used and k not in extra and shown[k] >= 2 and p.row in rows]
+        fits = [(d, k) for d, k in near if d < ROW_NEAR and shown[k] <= room]
+        if not fits:
+            return extra
+        k = min(fits)[1]
+        extra.append(k)
+        room -= shown[k]
