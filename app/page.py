@@ -9,7 +9,7 @@ of the page goes on. `score_page` is the page itself, for a navigation to call.
 
 A tap redraws only what it changes: the hand editor and the score are each a Streamlit
 fragment (`_hand_part`, `_score_part`) that a tap in it runs alone, both when the hand
-changed; the photo is read once and kept in the session, and the rules, the photo and the
+changed; the photo is read once and kept in the page's state, and the rules, the photo and the
 ledger run again only for a tap of their own or one that changes them.
 """
 from __future__ import annotations
