@@ -69,11 +69,16 @@ def halved(dets: Detections, i: int) -> Detections:
 ROW14 = ["1m2m3m4m5m6m7m8m9m1p1p1p2p2p"]  # 123m456m789m111p22p: complete
 
 
-def test_fourteen_tiles_that_make_no_hand_are_read_as_fourteen_incomplete():
-    laid = detections(["1m2m3m4m5m6m7m8m9m1p3p5p7p9p"])
-    layout = read_layout(laid)
+@pytest.mark.parametrize("rows,in_hand", [
+    (["1m2m3m4m5m6m7m8m9m1p3p5p7p9p"], 14),         # one row of 14 that makes no hand
+    (["1m2m3m4m5m6m7m8m9m1p3p5p 7p9p"], 14),         # and split by a gap: still all of it
+    (["1m2m3m4m5m6m7m8m9m1p3p5p7p9p 2s3s"], 14),    # more than 14: the piece apart stays out
+])
+def test_an_incomplete_hand_is_shown_whole(rows, in_hand):
+    layout = read_layout(detections(rows))
     assert layout.hand is None
-    assert len(hand_tiles(layout)) == 14 and not layout.ignored
+    assert len(hand_tiles(layout)) == in_hand
+    assert len(layout.ignored) == len(detections(rows)) - in_hand
 
 
 @pytest.mark.parametrize("fault", ["removed", "halved", "removed and halved"])
