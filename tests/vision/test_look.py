@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from layout_scenes import detections
 
+from app import edit
+from app.recognise import LOW_CONFIDENCE
 from vision.boxes import box_iou
 from vision.layout import read_layout
 from vision.layout.table import LOOKED_CONFIDENCE, hand_tiles
@@ -92,6 +94,7 @@ def test_a_row_with_a_tile_lost_reads_as_the_complete_hand(fault):
     assert layout.notation is not None and sorted(layout.hand.closed) == sorted(laid.codes)
     looked = [t for t in hand_tiles(layout) if t.looked_again]
     assert looked and all(t.confidence <= LOOKED_CONFIDENCE for t in looked)
+    assert edit.doubtful(edit.from_layout(layout), LOW_CONFIDENCE) >= len(looked)  # framed
     assert all(box_iou(t.box, laid.xyxy).max() > 0.99 for t in looked)  # whole tiles
     assert layout.to_dict()["concealed"][0].keys() >= {"looked_again"}
     assert f"{len(looked)} tiles found by looking again at a gap in a row: check them first" in layout.notes
