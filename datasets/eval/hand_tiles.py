@@ -34,6 +34,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from datasets.eval import print_report
 from vision.boxes import box_iou
 
 IOU = 0.5
@@ -173,10 +174,7 @@ def main(argv=None) -> int:
                         help="read without the second look at the rows (the figures before it)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    report = evaluate(args.scenes, args.limit, args.faults, look=not args.no_look)
-    print(json.dumps(report))
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    print_report(evaluate(args.scenes, args.limit, args.faults, look=not args.no_look), args.json)
     return 0
 
 

@@ -13,7 +13,6 @@ figures.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.eval import print_report
 from vision.boxes import box_iou
 
 
@@ -87,10 +87,7 @@ def main(argv=None) -> int:
     if not (args.camerash / "raw-images").is_dir():
         print(f"look_real: no Camerash photos under {args.camerash}", file=sys.stderr)
         return 2
-    report = evaluate(args.camerash, args.per_photo)
-    print(json.dumps(report))
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    print_report(evaluate(args.camerash, args.per_photo), args.json)
     return 0
 
 
