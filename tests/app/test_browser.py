@@ -67,6 +67,9 @@ def test_upload_fix_score_add_reload(server, new_page):
         settle(page)
         page.locator('[class*="st-key-pal__6p__win"] button').click()
         settle(page)
+        # the hand's part redraws on its own (a fragment): wait for the fixed tile drawn
+        page.wait_for_function("sel => document.querySelectorAll(sel).length === 0",
+                               arg='[class*="__dbt__"]', timeout=30_000)
         assert page.locator('[class*="__dbt__"]').count() == 0
         page.locator("[data-testid=stAlert]", has_text="a valid hand").wait_for()
         shot(page, "03-tile-fixed")
