@@ -47,8 +47,7 @@ class PhotoReading:
         """Per detection, the detector's "a tile is here" score, which the operating
         confidence is applied to (the reader's class probability lowers
         `detections.confidence` and marks a tile doubtful, but never drops it)."""
-        found = self.detections
-        return found.confidence if found.tile_score is None else found.tile_score
+        return self.detections.finder_score
 
 
 class TileReader:

@@ -127,6 +127,12 @@ class Detections:
         return len(self.xyxy)
 
     @property
+    def finder_score(self) -> np.ndarray:
+        """Per tile, the tile finder's "a tile is here" score: `tile_score`, or `confidence`
+        when no reader has lowered it by its class probability."""
+        return self.confidence if self.tile_score is None else self.tile_score
+
+    @property
     def codes(self) -> list[str]:
         """Class name of each detection, in order."""
         return [self.names[i] for i in self.class_id]

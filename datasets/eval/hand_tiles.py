@@ -32,6 +32,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from datasets.eval import print_report
@@ -102,7 +103,6 @@ def faults(truth: dict, seed: int):
                 xyxy[i, 3] = (xyxy[i, 1] + xyxy[i, 3]) / 2
         on_gone = (box_iou(weak.xyxy, kept.xyxy[gone]).max(axis=1) >= 0.3 if gone and len(weak)
                    else np.zeros(len(weak), bool))
-        from dataclasses import replace
         kept = replace(kept, xyxy=xyxy.astype(np.float32))
         return (kept.select(np.setdiff1d(np.arange(len(kept)), gone)),
                 weak.select(np.flatnonzero(~on_gone)))

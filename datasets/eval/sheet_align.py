@@ -103,8 +103,7 @@ class Hooks:
         return upright, turned
 
     def reader_scores(self, found):
-        score = found.confidence if found.tile_score is None else found.tile_score
-        return np.asarray(score, np.float64)
+        return np.asarray(found.finder_score, np.float64)
 
     def __enter__(self):
         from vision.tileset import placing

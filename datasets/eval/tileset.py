@@ -169,9 +169,8 @@ def read_scene(scene: Scene, refiner, stacker):
         found = replace(found, on_top=stacker.on_top(scene.rgb, found.xyxy, found.codes))
     found = found.scaled(*scene.scale)
     seconds = time.perf_counter() - start
-    tile = found.confidence if found.tile_score is None else found.tile_score
     return Result(found.xyxy.astype(np.float64), found.class_id, found.confidence, seconds,
-                  tile_score=tile, alt_class_id=found.alt_class_id,
+                  tile_score=found.finder_score, alt_class_id=found.alt_class_id,
                   alt_confidence=found.alt_confidence), found
 
 

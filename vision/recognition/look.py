@@ -79,17 +79,17 @@ def _cluster_places(xyxy: np.ndarray, codes: list[str], index: np.ndarray,
     best = None
     for across in (False, True):  # rows across the photo, or down it (boxes mirrored)
         seen = boxes[:, [1, 0, 3, 2]] if across else boxes
-        rows, along, pitches = row_model(seen)
+        rows, along, _ = row_model(seen)
         if best is None or len(rows) < len(best[1]):
-            best = (seen, rows, along, pitches, across)
-    seen, rows, along, pitches, across = best
+            best = (seen, rows, along, across)
+    seen, rows, along, across = best
     local = [codes[i] for i in index]
     found = []
-    for row, pitch in zip(rows, pitches):
+    for row in rows:
         if ends_of is not None and ends_of.intersection(index[row].tolist()):
             found += _row_ends(seen, row, along)
         elif ends_of is None and len(row) >= MIN_ROW:
-            found += _row_places(seen, local, row, along, pitch)
+            found += _row_places(seen, local, row, along)
     return [Place(tuple(float(x) for x in (p.box[[1, 0, 3, 2]] if across else p.box)),
                   () if p.half is None else (int(index[p.half]),)) for p in found]
 
@@ -100,8 +100,8 @@ class _Seen:
     half: int | None
 
 
-def _row_places(boxes: np.ndarray, codes: list[str], row: np.ndarray, along: np.ndarray,
-                pitch: float) -> list[_Seen]:
+def _row_places(boxes: np.ndarray, codes: list[str], row: np.ndarray, along: np.ndarray
+                ) -> list[_Seen]:
     steps = local_steps(along[row], boxes[row])
     padded = np.r_[np.inf, steps, np.inf]  # the step before each tile, and after the last
     touch = padded <= TOUCH
@@ -211,7 +211,7 @@ def _seen(rgb: np.ndarray, found: Detections, spots: list[Place], weak, detector
     if not spots:
         return found
     boxes = np.array([p.box for p in spots], np.float64)
-    tile = _tile_score(found)
+    tile = found.finder_score
     score = np.array([max((tile[h] for h in p.halves), default=0.0) for p in spots])
     hole = np.flatnonzero([not p.halves for p in spots])
     score[hole], boxes[hole] = _confirmed(boxes[hole], found, *weak)
@@ -248,16 +248,12 @@ def _distinct(spots: list[Place]) -> list[Place]:
     return out
 
 
-def _tile_score(found: Detections) -> np.ndarray:
-    return np.asarray(found.confidence if found.tile_score is None else found.tile_score, np.float64)
-
-
 def _weak(found: Detections, weak: Detections, conf: float) -> tuple[np.ndarray, np.ndarray]:
     """The weak boxes and their scores, as for a teaching sheet (`vision.rows.candidates`):
     tile-sized, none overlapping a surer box, scored WEAK_FLOOR or more."""
     if not len(weak):
         return np.zeros((0, 4)), np.zeros(0)
-    boxes, scores = candidates(np.r_[found.xyxy, weak.xyxy], np.r_[_tile_score(found), weak.confidence],
+    boxes, scores = candidates(np.r_[found.xyxy, weak.xyxy], np.r_[found.finder_score, weak.confidence],
                                conf)
     pick = (scores < conf) & (scores >= WEAK_FLOOR)
     return boxes[pick], scores[pick]

@@ -96,7 +96,7 @@ def observe(source, reader, conf: float) -> Observed:
     photo = load_photo(source, max_pixels=reader.max_pixels,
                        min_side=max(min(reader.detector.imgsz), reader.refiner.decode_min_side))
     dets = reader.find(photo.rgb)
-    score = dets.confidence if dets.tile_score is None else dets.tile_score
+    score = dets.finder_score
     boxes, scores = candidates(dets.xyxy, score, conf)
     found = Observed(photo.rgb, photo.scale, boxes.astype(np.float32), scores, {})
     names = list(reader.refiner.names)
